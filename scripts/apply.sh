@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# apply.sh - apply patches/series with 'git am' to a worktree of the
+# pristine tree (default: the cache's series worktree).
+#
+# Reuses the worktree when it already holds exactly this series, so
+# that kbuild does not see every header touched again.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat >&2 <<USAGE
+usage: $0 [WORKTREE]
+  Apply the series in patches/ to WORKTREE (default $SERIES_DIR),
+  a git worktree of the 'pristine' tag, created when missing.
+USAGE
+	exit 2
+}
+
+reset_worktree() {
+	local wt=$1
+	if [ -e "$wt/.git" ]; then
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		run git -C "$wt" checkout -q -f --detach pristine
+		run git -C "$wt" clean -q -f -d -x
+	else
+		rm -rf "$wt"
+		run git -C "$TREE_DIR" worktree prune
+		run git -C "$TREE_DIR" worktree add -q --detach "$wt" pristine
+	fi
+}
+
+# failed_patch WORKTREE: the series entry that 'git am' stopped at.
+failed_patch() {
+	local apply_dir next
+	apply_dir=$(git -C "$1" rev-parse --git-path rebase-apply)
+	case "$apply_dir" in /*) ;; *) apply_dir=$1/$apply_dir ;; esac
+	next=$(cat "$apply_dir/next" 2>/dev/null || echo 0)
+	series_files | sed -n "${next}p" | xargs -r basename
+}
+
+apply_series() {
+	local wt=$1 failed
+	mapfile -t patches < <(series_files)
+	printf '$ git -C %s am %s\n' "$wt" "patches/{$(IFS=,; echo "${patches[*]##*/}")}" >&2
+	if ! git -C "$wt" am -q "${patches[@]}" >"$wt.am.log" 2>&1; then
+		failed=$(failed_patch "$wt")
+		sed 's/^/  git am: /' "$wt.am.log" >&2
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		die "patch '$failed' does not apply to Linux $(tree_version "$TREE_DIR") at $wt" \
+			"rebase it: 'git am -3' it onto the 'pristine' tag in a scratch worktree, fix the conflict, and regenerate patches/ with 'git format-patch'"
+	fi
+	rm -f "$wt.am.log"
+}
+
+main() {
+	[ $# -le 1 ] || usage
+	case "${1:-}" in -h | --help) usage ;; esac
+	local wt=${1:-$SERIES_DIR} stamp
+	local -a inputs
+	require_tree
+	[ -f "$PROJECT_DIR/patches/series" ] || die "patches/series is missing" "restore it from git"
+	stage_start "apply ($(basename "$wt"))"
+	mapfile -t inputs < <(series_files)
+	stamp=$(inputs_hash "$PROJECT_DIR/patches/series" "${inputs[@]}")
+	if [ -f "$wt/.lp-series" ] && [ "$(cat "$wt/.lp-series")" = "$stamp" ] &&
+		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
+		log "apply: $wt already holds this series ($stamp)"
+	else
+		reset_worktree "$wt"
+		apply_series "$wt"
+		echo "$stamp" >"$wt/.lp-series"
+		log "apply: $(git -C "$wt" rev-list --count pristine..HEAD) patches applied to $wt"
+	fi
+	stage_end
+}
+
+main "$@"

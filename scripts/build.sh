@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# build.sh - build one configured variant in its own O= directory, with
+# ccache when present. Skips the build when neither the .config nor the
+# source changed since the last successful one.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (run configure.sh first)" >&2
+	exit 2
+}
+
+compiler() {
+	local cc=${CROSS_COMPILE}gcc
+	need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
+	if command -v ccache >/dev/null 2>&1; then
+		echo "ccache $cc"
+	else
+		echo "$cc"
+	fi
+}
+
+main() {
+	case $# in 2 | 3) ;; *) usage ;; esac
+	local target=$1 variant=$2 config_set=${3:-qemu} src out stamp cc
+	valid_variant "$variant"
+	load_target "$target"
+	src=$(source_dir "$variant")
+	out=$(build_dir "$target" "$config_set" "$variant")
+	[ -f "$out/.lp-config" ] ||
+		die "$out is not configured" "run 'scripts/configure.sh $target $variant $config_set'"
+
+	stage_start "build $target-$config_set-$variant"
+	stamp=$(cat "$out/.lp-config" "$out/.config" | inputs_hash /dev/stdin)
+	if [ -f "$out/vmlinux" ] && [ "$(cat "$out/.lp-build" 2>/dev/null)" = "$stamp" ]; then
+		log "build: $out/vmlinux is up to date"
+		stage_end
+		return 0
+	fi
+	# Removed first, so an interrupted build is never taken for a good one.
+	rm -f "$out/.lp-build"
+	cc=$(compiler)
+	mkdir -p "$CCACHE_DIR"
+	if ! run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+		CC="$cc" -j"$(make_jobs)"; then
+		grep -E 'error|Error' "$out/build.log" | head -20 >&2 || true
+		die "build of $target-$config_set-$variant failed; full log: $out/build.log" \
+			"read the first error above; if the tree changed, re-run 'make apply'"
+	fi
+	[ -f "$out/$IMAGE" ] || die "build finished but $out/$IMAGE is missing" \
+		"check IMAGE in configs/targets/$target.conf"
+	echo "$stamp" >"$out/.lp-build"
+	log "build: $out/$IMAGE ($(stat -c %s "$out/$IMAGE") bytes)"
+	stage_end
+}
+
+main "$@"

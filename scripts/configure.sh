@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# configure.sh - write the .config of one build: the config set's base
+# (tinyconfig, defconfig), its fragments, the target's and the variant's
+# fragment, then olddefconfig; then check that every option asked for
+# survived, and name the ones that did not.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   e.g. $0 x86_64 on qemu" >&2
+	exit 2
+}
+
+# fragments: the fragment files of this build, in merge order.
+fragments() {
+	local f
+	for f in $FRAGMENTS; do echo "$PROJECT_DIR/$f"; done
+	[ "$USE_TARGET_FRAGMENT" != y ] || echo "$PROJECT_DIR/$FRAGMENT"
+	echo "$PROJECT_DIR/configs/variants/$VARIANT.config"
+}
+
+# missing_options CONFIG FRAGMENT...: requested lines not in CONFIG.
+missing_options() {
+	local config=$1 line name
+	shift
+	cat "$@" | while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$config" || echo "$line (got: $(grep -E "^(# )?${line%%=*}[= ]" "$config" || echo 'not offered'))"
+			;;
+		"# CONFIG_"*" is not set")
+			name=${line#\# }
+			name=${name%% *}
+			! grep -q "^$name=" "$config" || echo "$line (got: $(grep "^$name=" "$config"))"
+			;;
+		esac
+	done
+}
+
+main() {
+	case $# in 2 | 3) ;; *) usage ;; esac
+	local target=$1 config_set=${3:-qemu} src out stamp missing
+	VARIANT=$2
+	valid_variant "$VARIANT"
+	load_target "$target"
+	load_config_set "$config_set"
+	src=$(source_dir "$VARIANT")
+	out=$(build_dir "$target" "$config_set" "$VARIANT")
+	[ -f "$src/Makefile" ] || die "no source tree at $src" "run 'make tree apply' first"
+	local -a frags
+	mapfile -t frags < <(fragments)
+
+	stage_start "configure $target-$config_set-$VARIANT"
+	stamp=$(echo "$BASE $ARCH $(inputs_hash "${frags[@]}") $(git -C "$src" rev-parse HEAD)" | inputs_hash /dev/stdin)
+	if [ -f "$out/.config" ] && [ "$(cat "$out/.lp-config" 2>/dev/null)" = "$stamp" ]; then
+		log "configure: $out/.config is up to date"
+		stage_end
+		return 0
+	fi
+	mkdir -p "$out"
+	rm -f "$out/.lp-config"
+	run make -s -C "$src" O="$out" ARCH="$ARCH" "$BASE" >/dev/null
+	run "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
+	run make -s -C "$src" O="$out" ARCH="$ARCH" olddefconfig >/dev/null
+	missing=$(missing_options "$out/.config" "${frags[@]}")
+	if [ -n "$missing" ]; then
+		echo "$missing" | sed 's/^/  did not survive olddefconfig: /' >&2
+		die "$(echo "$missing" | wc -l) option(s) of the fragments are not in $out/.config" \
+			"an option's dependencies are not met: look it up with 'make -C $src O=$out ARCH=$ARCH menuconfig' (press / and type its name), then add what it depends on to the fragment"
+	fi
+	echo "$stamp" >"$out/.lp-config"
+	log "configure: all $(cat "${frags[@]}" | grep -c '^CONFIG_\|^# CONFIG_.* is not set') requested options present in $out/.config"
+	stage_end
+}
+
+main "$@"

@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Shared helpers for the list-prefetch scripts. Sourced, never run.
+#
+# Every script prints the external commands it runs ("$ cmd") and its
+# elapsed time, sends errors to stderr naming the cause and the fix, and
+# writes results through a temp file renamed into place.
+
+PROJECT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The one variable that moves everything this project caches.
+LIST_PREFETCH_CACHE=${LIST_PREFETCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/list-prefetch}
+TREE_DIR=$LIST_PREFETCH_CACHE/tree/pristine
+BUILD_ROOT=$LIST_PREFETCH_CACHE/build
+RESULTS_DIR=${RESULTS_DIR:-$PROJECT_DIR/results}
+KERNEL_SERIES=6.12
+export CCACHE_DIR=${CCACHE_DIR:-$LIST_PREFETCH_CACHE/ccache}
+
+log() { printf '%s\n' "$*" >&2; }
+
+# die CAUSE FIX: one line for what went wrong, one for what to do.
+die() {
+	printf 'error: %s\n' "$1" >&2
+	[ $# -lt 2 ] || printf '  fix: %s\n' "$2" >&2
+	exit 1
+}
+
+# run CMD...: print the command like a shell transcript, then run it.
+run() {
+	printf '$ %s\n' "$*" >&2
+	"$@"
+}
+
+# stage_start NAME / stage_end: elapsed time of a stage, kunit.py style.
+stage_start() {
+	STAGE_NAME=$1
+	STAGE_T0=$(date +%s.%N)
+	log "==> $STAGE_NAME"
+}
+
+stage_end() {
+	local elapsed
+	elapsed=$(echo "$(date +%s.%N) - $STAGE_T0" | bc)
+	printf '==> %s: done in %.1fs\n' "$STAGE_NAME" "$elapsed" >&2
+	if [ -n "${STAGE_TIMES_FILE:-}" ]; then
+		printf '%s\t%.1f\n' "$STAGE_NAME" "$elapsed" >>"$STAGE_TIMES_FILE"
+	fi
+}
+
+# write_atomic FILE: copy stdin to FILE through a temp file, so an
+# interruption never leaves half a result behind.
+write_atomic() {
+	local dest=$1 tmp
+	mkdir -p "$(dirname "$dest")"
+	tmp=$(mktemp "$dest.tmp.XXXXXX")
+	cat >"$tmp"
+	mv -f "$tmp" "$dest"
+}
+
+need_cmd() {
+	local cmd=$1 pkg=$2
+	command -v "$cmd" >/dev/null 2>&1 ||
+		die "'$cmd' not found" "run 'make deps' (or: apt-get install $pkg)"
+}
+
+tree_version() {
+	make -s -C "$1" kernelversion 2>/dev/null
+}
+
+# require_tree: the pristine tree must exist and be Linux $KERNEL_SERIES.x.
+require_tree() {
+	[ -d "$TREE_DIR/.git" ] ||
+		die "no kernel tree at $TREE_DIR" "run 'scripts/tree.sh' (or 'make tree')"
+	local version
+	version=$(tree_version "$TREE_DIR")
+	case "$version" in
+	"$KERNEL_SERIES" | "$KERNEL_SERIES".*) ;;
+	*) die "tree at $TREE_DIR is Linux '$version', the series is for $KERNEL_SERIES.x" \
+		"remove $TREE_DIR and run 'scripts/tree.sh', or point LIST_PREFETCH_CACHE elsewhere" ;;
+	esac
+}
+
+# load_conf FILE: read a NAME=value data file into the environment.
+# Anything but comments, blank lines and assignments is refused, so a
+# data file can never run a command.
+load_conf() {
+	local file=$1
+	[ -f "$file" ] || die "no such file: $file" "see configs/ for the names that exist"
+	# shellcheck disable=SC2016 # the $ and ` are literal
+	if grep -Evq '^[[:space:]]*(#.*)?$|^[A-Z_][A-Z0-9_]*=("[^"`$]*"|[^"`$ ]*)$' "$file"; then
+		die "$file: only NAME=value lines and comments are allowed" \
+			"fix the lines 'grep -Ev' shows in $file"
+	fi
+	# shellcheck disable=SC1090
+	. "$file"
+}
+
+load_target() {
+	TARGET=$1
+	load_conf "$PROJECT_DIR/configs/targets/$TARGET.conf"
+	export ARCH CROSS_COMPILE
+}
+
+load_config_set() {
+	CONFIG_SET=$1
+	load_conf "$PROJECT_DIR/configs/sets/$CONFIG_SET.conf"
+}
+
+# The series is applied in its own worktree; vanilla is the pristine one.
+SERIES_DIR=$LIST_PREFETCH_CACHE/tree/series
+
+source_dir() {
+	case "$1" in
+	vanilla) echo "$TREE_DIR" ;;
+	*) echo "$SERIES_DIR" ;;
+	esac
+}
+
+build_dir() {
+	local target=$1 config=$2 variant=$3
+	echo "$BUILD_ROOT/$target-$config-$variant"
+}
+
+valid_variant() {
+	case "$1" in
+	vanilla | off | on) ;;
+	*) die "unknown variant '$1'" "use one of: vanilla off on" ;;
+	esac
+}
+
+# inputs_hash FILE...: one hash over the contents of the given files.
+inputs_hash() {
+	cat "$@" | sha256sum | cut -c1-16
+}
+
+series_files() {
+	local name
+	while read -r name; do
+		case "$name" in '' | '#'*) continue ;; esac
+		echo "$PROJECT_DIR/patches/$name"
+	done <"$PROJECT_DIR/patches/series"
+}
+
+make_jobs() {
+	echo "${JOBS:-$(nproc)}"
+}
+
+# run_logged LOG CMD...: run CMD with its output in LOG, printing the
+# command first and then, every PROGRESS_SECONDS, how far it got (the
+# number of lines and the last one), so that long builds show progress.
+run_logged() {
+	local logfile=$1 pid t0 status=0
+	shift
+	printf '$ %s > %s\n' "$*" "$logfile" >&2
+	t0=$(date +%s)
+	"$@" >"$logfile" 2>&1 &
+	pid=$!
+	# Forward an interruption to the job, so it does not outlive us.
+	trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; exit 130' INT TERM
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ $(( ($(date +%s) - t0) % ${PROGRESS_SECONDS:-30} )) -eq 0 ]; then
+			printf '  ... %ss, %s lines, last: %s\n' "$(( $(date +%s) - t0 ))" \
+				"$(wc -l <"$logfile")" "$(tail -n 1 "$logfile" | cut -c1-70)" >&2
+		fi
+	done
+	wait "$pid" || status=$?
+	trap - INT TERM
+	return "$status"
+}

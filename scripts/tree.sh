@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tree.sh - make sure Debian's linux-source-6.12 is unpacked into the cache
+# as a git repository whose 'pristine' tag is the untouched tree.
+#
+# Re-running reuses what is there. LIST_PREFETCH_CACHE moves the cache.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=/usr/src/linux-source-$KERNEL_SERIES.tar.xz
+PACKAGE=linux-source-$KERNEL_SERIES
+
+install_source_package() {
+	[ -f "$TARBALL" ] && return 0
+	[ "$(id -u)" = 0 ] ||
+		die "$TARBALL is missing and installing it needs root" \
+			"run 'sudo apt-get install $PACKAGE', then re-run"
+	run apt-get update -q
+	run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$PACKAGE"
+	[ -f "$TARBALL" ] ||
+		die "$PACKAGE installed but $TARBALL is not there" \
+			"check 'dpkg -L $PACKAGE' for where Debian put the tarball"
+}
+
+unpack_tree() {
+	local parent tmp
+	parent=$(dirname "$TREE_DIR")
+	mkdir -p "$parent"
+	tmp=$(mktemp -d "$parent/unpack.XXXXXX")
+	# Unpack beside the final place and rename, so an interrupted
+	# unpack never looks like a finished tree.
+	run tar -xf "$TARBALL" -C "$tmp"
+	rm -rf "$TREE_DIR"
+	mv "$tmp/linux-source-$KERNEL_SERIES" "$TREE_DIR"
+	rmdir "$tmp"
+}
+
+commit_baseline() {
+	local version=$1
+	cd "$TREE_DIR"
+	run git init -q
+	git config user.name "list-prefetch baseline"
+	git config user.email "list-prefetch@localhost"
+	# Debian's top-level .gitignore ignores everything ("/*"): force.
+	run git add -f .
+	run git commit -q -m "Linux $version ($PACKAGE $(package_version))"
+	run git tag pristine
+}
+
+package_version() {
+	dpkg-query -W -f '${Version}' "$PACKAGE" 2>/dev/null || echo unknown
+}
+
+main() {
+	stage_start tree
+	if [ -d "$TREE_DIR/.git" ] && git -C "$TREE_DIR" rev-parse -q --verify pristine >/dev/null; then
+		log "tree: reusing $TREE_DIR"
+	else
+		install_source_package
+		unpack_tree
+		commit_baseline "$(tree_version "$TREE_DIR")"
+	fi
+	require_tree
+	log "tree: Linux $(tree_version "$TREE_DIR") from $PACKAGE $(package_version) at $TREE_DIR"
+	stage_end
+}
+
+main "$@"
