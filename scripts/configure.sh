@@ -66,7 +66,9 @@ main() {
 	run make -s -C "$src" O="$out" ARCH="$ARCH" olddefconfig >/dev/null
 	missing=$(missing_options "$out/.config" "${frags[@]}")
 	if [ -n "$missing" ]; then
-		echo "$missing" | sed 's/^/  did not survive olddefconfig: /' >&2
+		local -a lines
+		mapfile -t lines <<<"$missing"
+		printf '  did not survive olddefconfig: %s\n' "${lines[@]}" >&2
 		die "$(echo "$missing" | wc -l) option(s) of the fragments are not in $out/.config" \
 			"an option's dependencies are not met: look it up with 'make -C $src O=$out ARCH=$ARCH menuconfig' (press / and type its name), then add what it depends on to the fragment"
 	fi

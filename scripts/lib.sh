@@ -156,11 +156,13 @@ run_logged() {
 	pid=$!
 	# Forward an interruption to the job, so it does not outlive us.
 	trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; exit 130' INT TERM
+	local next=$((t0 + ${PROGRESS_SECONDS:-30}))
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
-		if [ $(( ($(date +%s) - t0) % ${PROGRESS_SECONDS:-30} )) -eq 0 ]; then
+		if [ "$(date +%s)" -ge "$next" ]; then
 			printf '  ... %ss, %s lines, last: %s\n' "$(( $(date +%s) - t0 ))" \
 				"$(wc -l <"$logfile")" "$(tail -n 1 "$logfile" | cut -c1-70)" >&2
+			next=$((next + ${PROGRESS_SECONDS:-30}))
 		fi
 	done
 	wait "$pid" || status=$?

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# list-prefetch: the series and the lab that measures it.
+#
+#   make report   the whole pipeline; prints a summary, writes results/
+#   make check    the test suite (CI runs it through .ci/run)
+#   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
+#
+# Every target chains scripts in scripts/, each of which runs alone too.
+# LIST_PREFETCH_CACHE (default ~/.cache/list-prefetch) holds the kernel
+# tree, the build directories and ccache.
+
+TARGET ?= x86_64
+VARIANTS ?= off on
+
+.PHONY: help deps tree apply build boot check report bench bisect
+
+help:
+	@sed -n 's/^#   make /  make /p' Makefile
+
+deps:
+	scripts/deps.sh
+
+tree: deps
+	scripts/tree.sh
+
+apply: tree
+	scripts/apply.sh
+
+build: apply
+	for v in $(VARIANTS); do \
+		scripts/configure.sh $(TARGET) $$v qemu && \
+		scripts/build.sh $(TARGET) $$v qemu || exit 1; \
+	done
+
+boot: build
+	for v in $(VARIANTS); do \
+		scripts/boot.sh $(TARGET) $$v qemu && \
+		scripts/parse.sh $(TARGET) $$v qemu || exit 1; \
+	done
+
+check: deps
+	scripts/check.sh
+
+report: deps
+	scripts/report.sh
+
+bench: deps
+	scripts/bench.sh
+
+# Long: builds every step of the series in both variants.
+bisect: deps
+	scripts/bisect-build.sh $(TARGET)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# boot.sh - boot one built variant in QEMU (TCG) with the target's
+# initramfs, console to <build>/console.log, under a hard timeout.
+# The guest runs the built-in KUnit suites, then its init, then exits
+# QEMU with 'reboot -f'. Checking the log is parse.sh's job.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (BOOT_TIMEOUT=seconds, default 300)" >&2
+	exit 2
+}
+
+main() {
+	case $# in 2 | 3) ;; *) usage ;; esac
+	local target=$1 variant=$2 config_set=${3:-qemu} out initrd consolelog t0 status=0
+	valid_variant "$variant"
+	load_target "$target"
+	out=$(build_dir "$target" "$config_set" "$variant")
+	[ -f "$out/.lp-build" ] || die "$out has no finished build" \
+		"run 'scripts/build.sh $target $variant $config_set'"
+	need_cmd "$QEMU" "qemu-system-$ARCH (see 'make deps')"
+	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$target")
+	consolelog=$out/console.log
+	local timeout=${BOOT_TIMEOUT:-300}
+
+	stage_start "boot $target-$config_set-$variant"
+	rm -f "$out/boot.status" "$out/boot.seconds"
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086 # QEMU_ARGS is a list of arguments
+	run timeout --kill-after=10 "$timeout" "$QEMU" $QEMU_ARGS \
+		-kernel "$out/$IMAGE" -initrd "$initrd" \
+		-append "console=$CONSOLE panic=-1 oops=panic" \
+		-display none -monitor none -serial "file:$consolelog" \
+		-no-reboot </dev/null || status=$?
+	echo "$(date +%s.%N) - $t0" | bc >"$out/boot.seconds"
+	case $status in
+	0) echo ok >"$out/boot.status" ;;
+	124 | 137)
+		echo timeout >"$out/boot.status"
+		tail -n 15 "$consolelog" | sed 's/^/  console: /' >&2
+		die "QEMU did not exit within ${timeout}s (guest hung); console log: $consolelog" \
+			"read the log's last lines above; if the guest was only slow, raise BOOT_TIMEOUT"
+		;;
+	*)
+		echo "qemu-exit-$status" >"$out/boot.status"
+		die "QEMU exited with status $status; console log: $consolelog" \
+			"run the QEMU command above by hand to see its error"
+		;;
+	esac
+	log "boot: guest exited after $(cat "$out/boot.seconds")s (TCG: functional timing only)"
+	stage_end
+}
+
+main "$@"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# parse.sh - judge one boot from its console log: KTAP through the
+# tree's own tools/testing/kunit/kunit.py parse, a scan for splats
+# (oops, BUG, WARNING, panic, list corruption, sanitizer reports), and
+# the guest's own markers. Writes results/boot-<target>-<config>-<variant>.json.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Lines that mean the kernel went wrong, whatever the tests said.
+SPLAT_PATTERN='Oops|BUG:|kernel BUG at|WARNING:|Kernel panic|general protection fault|list_(add|del) corruption|UBSAN:|KASAN:|KCSAN:|detected stalls?|possible circular locking|suspicious RCU usage|Call Trace:'
+
+usage() {
+	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (after boot.sh)" >&2
+	exit 2
+}
+
+config_value() {
+	local name=$1 config=$2
+	sed -n "s/^CONFIG_$name=//p" "$config" | grep . || echo n
+}
+
+main() {
+	case $# in 2 | 3) ;; *) usage ;; esac
+	local target=$1 variant=$2 config_set=${3:-qemu} out src consolelog result
+	valid_variant "$variant"
+	load_target "$target"
+	load_config_set "$config_set"
+	out=$(build_dir "$target" "$config_set" "$variant")
+	src=$(source_dir "$variant")
+	consolelog=$out/console.log
+	result=$RESULTS_DIR/boot-$target-$config_set-$variant.json
+	[ -f "$consolelog" ] || die "no console log at $consolelog" "run 'scripts/boot.sh $target $variant $config_set'"
+
+	stage_start "parse $target-$config_set-$variant"
+	local -a problems=()
+	run python3 "$src/tools/testing/kunit/kunit.py" parse --json="$out/kunit.json" \
+		"$consolelog" >"$out/kunit.txt" || true
+	tail -n 3 "$out/kunit.txt" | sed 's/^/  kunit.py: /' >&2
+	grep -aE "$SPLAT_PATTERN" "$consolelog" | sed 's/^\[ *[0-9.]*\] //' >"$out/splats.txt" || true
+	grep -aq 'list-prefetch: guest init reached' "$consolelog" ||
+		problems+=(--problem "the guest never reached init")
+	grep -aq 'list-prefetch: guest done, status 0' "$consolelog" ||
+		problems+=(--problem "the guest's workloads did not finish with status 0")
+	[ "$(cat "$out/boot.status" 2>/dev/null)" = ok ] ||
+		problems+=(--problem "QEMU did not exit cleanly: $(cat "$out/boot.status" 2>/dev/null || echo 'not booted')")
+
+	mkdir -p "$RESULTS_DIR"
+	# shellcheck disable=SC2086 # REQUIRED_SUITES is a list
+	if ! python3 "$PROJECT_DIR/scripts/boot_result.py" \
+		--kunit-json "$out/kunit.json" --required $REQUIRED_SUITES \
+		--splats "$out/splats.txt" "${problems[@]}" \
+		--field "target=$target" --field "config=$config_set" --field "variant=$variant" \
+		--field "kernel=$(tree_version "$src")" \
+		--field "list_prefetch=$(config_value LIST_PREFETCH "$out/.config")" \
+		--field "boot_seconds=$(cat "$out/boot.seconds" 2>/dev/null || echo 0)" \
+		--field "console_log=$consolelog" \
+		--output "$result"; then
+		die "boot of $target-$config_set-$variant failed (see FAIL lines above); console log: $consolelog" \
+			"a failed case names its suite and test; an oops or WARNING is quoted from the log"
+	fi
+	log "parse: $target-$config_set-$variant passed; $result"
+	stage_end
+}
+
+main "$@"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# report.sh - the main job: run the pipeline (tree, apply, configure,
+# build, boot, parse) for every variant, then print a summary of what
+# the stages left in results/ and write it to results/report.txt.
+# A stage that fails is reported and the rest of the report still
+# printed from the results that exist; the exit status says it failed.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+TARGET=${TARGET:-x86_64}
+VARIANTS=${VARIANTS:-off on}
+
+# --- pipeline --------------------------------------------------------------
+
+run_pipeline() {
+	local variant failed=0
+	"$PROJECT_DIR/scripts/tree.sh" || return 1
+	"$PROJECT_DIR/scripts/apply.sh" || return 1
+	for variant in $VARIANTS; do
+		"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" qemu &&
+			"$PROJECT_DIR/scripts/build.sh" "$TARGET" "$variant" qemu &&
+			"$PROJECT_DIR/scripts/boot.sh" "$TARGET" "$variant" qemu &&
+			"$PROJECT_DIR/scripts/parse.sh" "$TARGET" "$variant" qemu || failed=1
+	done
+	return "$failed"
+}
+
+# --- sections ----------------------------------------------------------------
+
+section_variants() {
+	local variant result
+	echo "Variants ($TARGET, qemu config; boot times are TCG: functional only, they say nothing about caches)"
+	printf '  %-8s %-14s %-8s %-40s %s\n' variant LIST_PREFETCH status "KUnit (passed/failed per suite)" "boot (TCG)"
+	for variant in $VARIANTS; do
+		result=$RESULTS_DIR/boot-$TARGET-qemu-$variant.json
+		if [ ! -f "$result" ]; then
+			printf '  %-8s (no result: the pipeline did not get to it)\n' "$variant"
+			continue
+		fi
+		python3 - "$result" "$variant" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+suites = " ".join(f"{n} {s['passed']}/{s['failed']}" for n, s in sorted(r["suites"].items()))
+print(f"  {sys.argv[2]:<8} {r['list_prefetch']:<14} {r['status']:<8} {suites:<40} {float(r['boot_seconds']):.1f}s")
+for p in r["problems"]:
+    print(f"           problem: {p}")
+PY
+	done
+}
+
+section_sizes() {
+	local variant out
+	echo "size vmlinux ($TARGET, qemu config)"
+	printf '  %9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
+	for variant in $VARIANTS; do
+		out=$(build_dir "$TARGET" qemu "$variant")
+		[ -f "$out/.lp-build" ] || { echo "  (no finished build for $variant)"; continue; }
+		size "$out/vmlinux" | tail -n 1 |
+			awk -v name="vmlinux-$variant" '{ printf "  %9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
+	done
+}
+
+section_stage_times() {
+	echo "Wall time per stage (this run)"
+	[ -s "$STAGE_TIMES_FILE" ] || { echo "  (none)"; return; }
+	awk -F'\t' '{ printf "  %-40s %8.1fs\n", $1, $2; total += $2 } END { printf "  %-40s %8.1fs\n", "total", total }' "$STAGE_TIMES_FILE"
+}
+
+section_header() {
+	echo "list-prefetch report, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "  kernel: Linux $(tree_version "$TREE_DIR" 2>/dev/null || echo '?') (Debian linux-source-$KERNEL_SERIES), series: $(grep -vc '^#' "$PROJECT_DIR/patches/series") patches"
+	echo "  project: $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')"
+	echo "  host: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs; $(gcc --version | head -n 1)"
+}
+
+print_report() {
+	section_header
+	echo
+	section_variants
+	echo
+	section_sizes
+	echo
+	section_stage_times
+}
+
+main() {
+	local status=0
+	mkdir -p "$RESULTS_DIR"
+	STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
+	: >"$STAGE_TIMES_FILE"
+	export STAGE_TIMES_FILE
+	run_pipeline || status=$?
+	print_report | write_atomic "$RESULTS_DIR/report.txt"
+	echo
+	cat "$RESULTS_DIR/report.txt"
+	[ "$status" -eq 0 ] || log "report: a stage failed (its error is above); the summary shows what exists"
+	return "$status"
+}
+
+main "$@"
