@@ -4,15 +4,17 @@
 #   make report   the whole pipeline; prints a summary, writes results/
 #   make check    the test suite (CI runs it through .ci/run)
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
+#   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
 #
 # Every target chains scripts in scripts/, each of which runs alone too.
 # LIST_PREFETCH_CACHE (default ~/.cache/list-prefetch) holds the kernel
 # tree, the build directories and ccache.
 
 TARGET ?= x86_64
+CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check report bench bisect
+.PHONY: help deps tree apply build boot check report bench bisect sizes
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -50,3 +52,6 @@ bench: deps
 # Long: builds every step of the series in both variants.
 bisect: deps
 	scripts/bisect-build.sh $(TARGET)
+
+sizes: tree
+	scripts/sizes.sh $(CONFIG) $(TARGET)

@@ -27,6 +27,7 @@ main() {
 	local target=$1 variant=$2 config_set=${3:-qemu} src out stamp cc
 	valid_variant "$variant"
 	load_target "$target"
+	load_config_set "$config_set"
 	src=$(source_dir "$variant")
 	out=$(build_dir "$target" "$config_set" "$variant")
 	[ -f "$out/.lp-config" ] ||
@@ -42,17 +43,19 @@ main() {
 	# Removed first, so an interrupted build is never taken for a good one.
 	rm -f "$out/.lp-build"
 	cc=$(compiler)
+	local -a goals
+	read -ra goals <<<"$BUILD_GOALS"
 	mkdir -p "$CCACHE_DIR"
 	if ! run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="$cc" -j"$(make_jobs)"; then
+		CC="$cc" -j"$(make_jobs)" "${goals[@]}"; then
 		grep -E 'error|Error' "$out/build.log" | head -20 >&2 || true
 		die "build of $target-$config_set-$variant failed; full log: $out/build.log" \
 			"read the first error above; if the tree changed, re-run 'make apply'"
 	fi
-	[ -f "$out/$IMAGE" ] || die "build finished but $out/$IMAGE is missing" \
-		"check IMAGE in configs/targets/$target.conf"
+	[ -n "$BUILD_GOALS" ] || [ -f "$out/$IMAGE" ] ||
+		die "build finished but $out/$IMAGE is missing" "check IMAGE in configs/targets/$target.conf"
 	echo "$stamp" >"$out/.lp-build"
-	log "build: $out/$IMAGE ($(stat -c %s "$out/$IMAGE") bytes)"
+	log "build: $out/vmlinux ($(stat -c %s "$out/vmlinux") bytes)"
 	stage_end
 }
 

@@ -121,7 +121,7 @@ test_list_prefetch_setting_per_variant() {
 test_kunit_suites_all_passed() {
 	local variant suite passed failed status=0
 	for variant in off on; do
-		for suite in list-kernel hlist list_prefetch; do
+		for suite in list-kunit-test hlist list_prefetch; do
 			passed=$(result_field "$variant" "r['suites'].get('$suite', {}).get('passed', 0)")
 			failed=$(result_field "$variant" "r['suites'].get('$suite', {}).get('failed', 0)")
 			echo "$variant: $suite passed $passed, failed $failed"

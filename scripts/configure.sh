@@ -21,11 +21,20 @@ fragments() {
 	echo "$PROJECT_DIR/configs/variants/$VARIANT.config"
 }
 
+# requested_options FRAGMENT...: the option lines of the fragments, the
+# last one winning for each symbol, as merge_config.sh merges them.
+requested_options() {
+	cat "$@" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1 &/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 &/p' |
+		awk '{ name = $1; sub(/^[^ ]+ /, ""); line[name] = $0; if (!(name in seen)) { seen[name] = 1; order[++n] = name } }
+		     END { for (i = 1; i <= n; i++) print line[order[i]] }'
+}
+
 # missing_options CONFIG FRAGMENT...: requested lines not in CONFIG.
 missing_options() {
 	local config=$1 line name
 	shift
-	cat "$@" | while IFS= read -r line; do
+	requested_options "$@" | while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*)
 			grep -qxF -- "$line" "$config" || echo "$line (got: $(grep -E "^(# )?${line%%=*}[= ]" "$config" || echo 'not offered'))"
@@ -73,7 +82,7 @@ main() {
 			"an option's dependencies are not met: look it up with 'make -C $src O=$out ARCH=$ARCH menuconfig' (press / and type its name), then add what it depends on to the fragment"
 	fi
 	echo "$stamp" >"$out/.lp-config"
-	log "configure: all $(cat "${frags[@]}" | grep -c '^CONFIG_\|^# CONFIG_.* is not set') requested options present in $out/.config"
+	log "configure: all $(requested_options "${frags[@]}" | wc -l) requested options present in $out/.config"
 	stage_end
 }
 

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# sizes.sh - the seed's size evidence for one configuration: build
+# vanilla (no series), off and on, then print the 'size vmlinux' table
+# with deltas, scripts/bloat-o-meter for vanilla->off and off->on, and
+# the prefetch instructions in each vmlinux. Writes
+# results/sizes-<config>.{txt,json} and the full bloat-o-meter outputs.
+#
+# On x86_64 'size' is nearly blind here: .text ends on a 2 MiB boundary
+# (_etext is aligned for huge-page mapping), so code growth mostly fills
+# padding. bloat-o-meter's symbol totals are what to judge by.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+VARIANTS=(vanilla off on)
+
+usage() {
+	echo "usage: $0 CONFIG_SET [TARGET]   e.g. $0 qemu, $0 defconfig" >&2
+	exit 2
+}
+
+build_variant() {
+	local variant=$1
+	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" "$CONFIG_SET" &&
+		"$PROJECT_DIR/scripts/build.sh" "$TARGET" "$variant" "$CONFIG_SET"
+}
+
+vmlinux_of() {
+	echo "$(build_dir "$TARGET" "$CONFIG_SET" "$1")/vmlinux"
+}
+
+# size_table: the seed's table, one row per variant, plus deltas.
+size_table() {
+	local variant base_text=0 base_dec=0 off_text=0 off_dec=0
+	printf '%9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
+	for variant in "${VARIANTS[@]}"; do
+		size "$(vmlinux_of "$variant")" | tail -n 1 |
+			awk -v name="vmlinux-$variant" '{ printf "%9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
+	done
+	read -r base_text _ _ base_dec _ < <(size "$(vmlinux_of vanilla)" | tail -n 1)
+	read -r off_text _ _ off_dec _ < <(size "$(vmlinux_of off)" | tail -n 1)
+	echo
+	size_delta "vanilla -> off" "$base_text" "$base_dec" "$(vmlinux_of off)"
+	size_delta "off -> on" "$off_text" "$off_dec" "$(vmlinux_of on)"
+}
+
+size_delta() {
+	local label=$1 text0=$2 dec0=$3 text dec
+	read -r text _ _ dec _ < <(size "$4" | tail -n 1)
+	awk -v l="$label" -v t0="$text0" -v t="$text" -v d0="$dec0" -v d="$dec" 'BEGIN {
+		printf "%-15s text %+9d bytes (%+.3f%%), dec %+9d bytes (%+.3f%%)\n",
+			l ":", t - t0, 100 * (t - t0) / t0, d - d0, 100 * (d - d0) / d0 }'
+}
+
+bloat() {
+	local from=$1 to=$2 file=$RESULTS_DIR/bloat-$CONFIG_SET-$1-$2.txt
+	"$TREE_DIR/scripts/bloat-o-meter" -t "$(vmlinux_of "$from")" "$(vmlinux_of "$to")" |
+		write_atomic "$file"
+	echo "bloat-o-meter -t vmlinux-$from vmlinux-$to (top 15; all: ${file#"$PROJECT_DIR"/})"
+	head -n 17 "$file"
+	[ "$(wc -l <"$file")" -le 17 ] || echo "..."
+	grep '^Total:' "$file"
+}
+
+prefetch_table() {
+	local variant
+	printf '%-8s %8s %10s %11s %12s %10s %9s %s\n' variant total prefetch prefetcht0 prefetchnta prefetchw functions "by section"
+	for variant in "${VARIANTS[@]}"; do
+		"$PROJECT_DIR/scripts/count-prefetches.sh" "$(vmlinux_of "$variant")" >"$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt"
+		awk -F= -v v="$variant" '
+			{ val[$1] = $2 }
+			$1 ~ /^section_/ { s = s sprintf(" %s:%s", substr($1, 9), $2) }
+			END { printf "%-8s %8d %10d %11d %12d %10d %9d %s\n", v, val["total"], val["insn_prefetch"],
+				val["insn_prefetcht0"], val["insn_prefetchnta"], val["insn_prefetchw"], val["functions"], s }
+		' "$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt"
+	done
+}
+
+write_json() {
+	python3 - "$RESULTS_DIR" "$CONFIG_SET" "$TARGET" "$@" <<'PY'
+import json, os, re, subprocess, sys
+results, config, target = sys.argv[1:4]
+vmlinux = dict(zip(("vanilla", "off", "on"), sys.argv[4:7]))
+out = {"config": config, "target": target, "variants": {}}
+for variant, path in vmlinux.items():
+    text, data, bss, dec, _hx, _name = subprocess.run(
+        ["size", path], capture_output=True, text=True, check=True).stdout.splitlines()[-1].split()
+    counts = dict(line.split("=", 1) for line in open(f"{results}/prefetches-{config}-{variant}.txt").read().split())
+    out["variants"][variant] = {"size": {"text": int(text), "data": int(data), "bss": int(bss), "dec": int(dec)},
+                                "prefetches": {k: int(v) for k, v in counts.items()}}
+for pair in ("vanilla-off", "off-on"):
+    total = open(f"{results}/bloat-{config}-{pair}.txt").read()
+    m = re.search(r"Total: Before=(\d+), After=(\d+)", total)
+    funcs = re.findall(r"^(\S+)\s+(-|\d+)\s+(-|\d+)\s+([+-]\d+)$", total, re.M)
+    out[f"bloat_{pair.replace('-', '_')}"] = {
+        "before": int(m.group(1)), "after": int(m.group(2)),
+        "functions": {name: int(delta) for name, _old, _new, delta in funcs}}
+tmp = f"{results}/sizes-{config}.json.tmp"
+with open(tmp, "w") as f:
+    json.dump(out, f, indent=2, sort_keys=True)
+os.replace(tmp, f"{results}/sizes-{config}.json")
+PY
+}
+
+print_sizes() {
+	echo "Sizes: $TARGET $CONFIG_SET, Linux $(tree_version "$TREE_DIR"), $(gcc --version | head -n 1)"
+	echo "(judge by bloat-o-meter: on x86_64 .text is padded to a 2 MiB boundary, so 'size' barely moves)"
+	echo
+	size_table
+	echo
+	bloat vanilla off
+	echo
+	bloat off on
+	echo
+	echo "prefetch instructions (objdump -d, all executable sections)"
+	prefetch_table
+}
+
+main() {
+	case $# in 1 | 2) ;; *) usage ;; esac
+	CONFIG_SET=$1
+	load_config_set "$CONFIG_SET"
+	load_target "${2:-x86_64}"
+	require_tree
+	"$PROJECT_DIR/scripts/apply.sh"
+	local variant
+	for variant in "${VARIANTS[@]}"; do
+		build_variant "$variant" || die "the $variant build of $CONFIG_SET failed" "see its error above; re-run to resume"
+	done
+	stage_start "sizes $TARGET-$CONFIG_SET"
+	mkdir -p "$RESULTS_DIR"
+	print_sizes | write_atomic "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
+	write_json "$(vmlinux_of vanilla)" "$(vmlinux_of off)" "$(vmlinux_of on)"
+	cat "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
+	stage_end
+}
+
+main "$@"
