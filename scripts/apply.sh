@@ -18,7 +18,13 @@ USAGE
 	exit 2
 }
 
-reset_worktree() {
+# The series is applied in a scratch worktree first; the target worktree
+# then checks the result out, so git rewrites only the files that differ
+# from what it held and kbuild recompiles no more than it must (a new
+# commit message, say, rewrites nothing).
+SCRATCH_DIR=$LIST_PREFETCH_CACHE/tree/am-scratch
+
+reset_to_pristine() {
 	local wt=$1
 	if [ -e "$wt/.git" ]; then
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
@@ -40,18 +46,35 @@ failed_patch() {
 	series_files | sed -n "${next}p" | xargs -r basename
 }
 
+# apply_series WORKTREE: git am the series onto pristine in WORKTREE.
 apply_series() {
 	local wt=$1 failed
+	local -a patches
 	mapfile -t patches < <(series_files)
+	reset_to_pristine "$wt"
 	printf '$ git -C %s am %s\n' "$wt" "patches/{$(IFS=,; echo "${patches[*]##*/}")}" >&2
 	if ! git -C "$wt" am -q "${patches[@]}" >"$wt.am.log" 2>&1; then
 		failed=$(failed_patch "$wt")
 		sed 's/^/  git am: /' "$wt.am.log" >&2
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
 		die "patch '$failed' does not apply to Linux $(tree_version "$TREE_DIR") at $wt" \
-			"rebase it: 'git am -3' it onto the 'pristine' tag in a scratch worktree, fix the conflict, and regenerate patches/ with 'git format-patch'"
+			"rebase it: 'git am -3' it onto the 'pristine' tag in a scratch worktree, fix the conflict, and regenerate patches/ with scripts/export-series.sh"
 	fi
 	rm -f "$wt.am.log"
+}
+
+# check_out WORKTREE COMMIT: WORKTREE at COMMIT, touching only what differs.
+check_out() {
+	local wt=$1 commit=$2
+	if [ -e "$wt/.git" ]; then
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		run git -C "$wt" checkout -q -f --detach "$commit"
+		run git -C "$wt" clean -q -f -d -x
+	else
+		rm -rf "$wt"
+		run git -C "$TREE_DIR" worktree prune
+		run git -C "$TREE_DIR" worktree add -q --detach "$wt" "$commit"
+	fi
 }
 
 main() {
@@ -68,8 +91,12 @@ main() {
 		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
 		log "apply: $wt already holds this series ($stamp)"
 	else
-		reset_worktree "$wt"
-		apply_series "$wt"
+		if [ "$wt" = "$SERIES_DIR" ]; then
+			apply_series "$SCRATCH_DIR"
+			check_out "$wt" "$(git -C "$SCRATCH_DIR" rev-parse HEAD)"
+		else
+			apply_series "$wt"
+		fi
 		echo "$stamp" >"$wt/.lp-series"
 		log "apply: $(git -C "$wt" rev-list --count pristine..HEAD) patches applied to $wt"
 	fi

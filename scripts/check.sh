@@ -131,6 +131,132 @@ test_kunit_suites_all_passed() {
 	return "$status"
 }
 
+# --- the harness fails loudly ---------------------------------------------
+#
+# These run the stage scripts against a scratch cache (the real tree
+# linked in, the real off build's kernel and log copied), so they can
+# provoke failures without touching any real build or result.
+
+scratch_cache() {
+	local scratch real_out out
+	scratch=$(mktemp -d)
+	real_out=$(build_dir "$TARGET" qemu off)
+	out=$scratch/build/$(basename "$real_out")
+	mkdir -p "$scratch/tree" "$out/arch/x86/boot" "$scratch/results"
+	ln -s "$TREE_DIR" "$scratch/tree/pristine"
+	ln -s "$SERIES_DIR" "$scratch/tree/series"
+	cp "$real_out/.config" "$real_out/.lp-build" "$real_out/console.log" "$out/"
+	ln -s "$real_out/arch/x86/boot/bzImage" "$out/arch/x86/boot/bzImage"
+	echo ok >"$out/boot.status"
+	echo 1.0 >"$out/boot.seconds"
+	echo "$scratch"
+}
+
+# expect_failure OUTPUT_FILE PATTERN CMD...: CMD must fail and say PATTERN.
+expect_failure() {
+	local output=$1 pattern=$2
+	shift 2
+	if "$@" >"$output" 2>&1; then
+		echo "expected a failure, but it passed: $*"
+		return 1
+	fi
+	if ! grep -qE -- "$pattern" "$output"; then
+		echo "failed, but without saying /$pattern/:"
+		cat "$output"
+		return 1
+	fi
+	grep -E -- "$pattern" "$output" | head -n 3
+}
+
+# parse_doctored_log SED_SCRIPT PATTERN: parse.sh on the off boot's log
+# edited by SED_SCRIPT must fail, say PATTERN and name the log.
+parse_doctored_log() {
+	local scratch status=0
+	scratch=$(scratch_cache)
+	sed -i "$1" "$scratch/build/$TARGET-qemu-off/console.log"
+	LIST_PREFETCH_CACHE=$scratch RESULTS_DIR=$scratch/results \
+		expect_failure "$scratch/out" "$2" \
+		"$PROJECT_DIR/scripts/parse.sh" "$TARGET" off qemu || status=1
+	grep -q 'console log: ' "$scratch/out" || { echo "the log path is not named"; status=1; }
+	rm -rf "$scratch"
+	return "$status"
+}
+
+test_parse_fails_on_warning() {
+	parse_doctored_log '/# Subtest: list_prefetch/i [    1.0] WARNING: CPU: 0 PID: 1 at lib/list_debug.c:62 __list_del_entry_valid_or_report+0x1/0x2' \
+		'splat: .*WARNING: CPU: 0 PID: 1 at lib/list_debug.c'
+}
+
+test_parse_fails_on_oops() {
+	parse_doctored_log '/# Subtest: hlist/i [    1.0] Oops: general protection fault, probably for non-canonical address 0xdead000000000100' \
+		'splat: Oops: general protection fault'
+}
+
+test_parse_fails_on_failed_case() {
+	parse_doctored_log 's/ ok 3 list_prefetch_test_list_foreach/ not ok 3 list_prefetch_test_list_foreach/' \
+		'suite list_prefetch: 1 failed: list_prefetch_test_list_foreach'
+}
+
+test_parse_fails_on_missing_suite() {
+	# shellcheck disable=SC2016 # a sed script: $ is the last line
+	parse_doctored_log '/# Subtest: list_prefetch/,$d' 'suite list_prefetch is missing'
+}
+
+test_parse_fails_without_init() {
+	parse_doctored_log '/list-prefetch: guest/d' 'the guest never reached init'
+}
+
+test_boot_fails_on_timeout() {
+	local scratch status=0
+	scratch=$(scratch_cache)
+	LIST_PREFETCH_CACHE=$scratch BOOT_TIMEOUT=1 expect_failure "$scratch/out" \
+		'QEMU did not exit within 1s .*console log: ' \
+		"$PROJECT_DIR/scripts/boot.sh" "$TARGET" off qemu || status=1
+	grep -q 'fix: .*BOOT_TIMEOUT' "$scratch/out" || { echo "no fix named"; status=1; }
+	rm -rf "$scratch"
+	return "$status"
+}
+
+test_configure_names_lost_options() {
+	local scratch status=0
+	scratch=$(mktemp -d)
+	mkdir -p "$scratch/cache/tree"
+	ln -s "$TREE_DIR" "$scratch/cache/tree/pristine"
+	ln -s "$SERIES_DIR" "$scratch/cache/tree/series"
+	# A copy of the project whose off variant switches off SHMEM, on
+	# which the qemu fragment's CONFIG_TMPFS=y depends.
+	cp -r "$PROJECT_DIR/scripts" "$PROJECT_DIR/configs" "$scratch/"
+	printf '# CONFIG_SHMEM is not set\n' >>"$scratch/configs/variants/off.config"
+	LIST_PREFETCH_CACHE=$scratch/cache expect_failure "$scratch/out" \
+		'did not survive olddefconfig: CONFIG_TMPFS=y' \
+		"$scratch/scripts/configure.sh" "$TARGET" off qemu || status=1
+	grep -q 'fix: .*menuconfig' "$scratch/out" || { echo "no fix named"; status=1; }
+	rm -rf "$scratch"
+	return "$status"
+}
+
+# --- sizes ----------------------------------------------------------------
+
+# objects_of FILTER: the off build's objects of the .c files the series
+# touches, FILTER being git's --diff-filter (M modified, A added).
+objects_of() {
+	local out file
+	out=$(build_dir "$TARGET" qemu off)
+	git -C "$SERIES_DIR" diff --name-only --diff-filter="$1" pristine HEAD -- '*.c' |
+		while read -r file; do
+			[ ! -f "$out/${file%.c}.o" ] || echo "$out/${file%.c}.o"
+		done
+}
+
+test_sizes_qemu() {
+	"$PROJECT_DIR/scripts/sizes.sh" qemu "$TARGET" || return 1
+	local -a touched added
+	mapfile -t touched < <(objects_of M)
+	mapfile -t added < <(objects_of A)
+	python3 "$PROJECT_DIR/scripts/size_checks.py" "$RESULTS_DIR/sizes-qemu.json" \
+		--touched "${touched[@]}" --added "${added[@]}"
+}
+
 # --- runner --------------------------------------------------------------
 
 TESTS=(
@@ -146,6 +272,14 @@ TESTS=(
 	test_boot_x86_64_on
 	test_list_prefetch_setting_per_variant
 	test_kunit_suites_all_passed
+	test_parse_fails_on_warning
+	test_parse_fails_on_oops
+	test_parse_fails_on_failed_case
+	test_parse_fails_on_missing_suite
+	test_parse_fails_without_init
+	test_boot_fails_on_timeout
+	test_configure_names_lost_options
+	test_sizes_qemu
 )
 
 run_test() {

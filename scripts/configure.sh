@@ -62,7 +62,7 @@ main() {
 	mapfile -t frags < <(fragments)
 
 	stage_start "configure $target-$config_set-$VARIANT"
-	stamp=$(echo "$BASE $ARCH $(inputs_hash "${frags[@]}") $(git -C "$src" rev-parse HEAD)" | inputs_hash /dev/stdin)
+	stamp=$(echo "$BASE $ARCH $(inputs_hash "${frags[@]}") $(git -C "$src" rev-parse 'HEAD^{tree}')" | inputs_hash /dev/stdin)
 	if [ -f "$out/.config" ] && [ "$(cat "$out/.lp-config" 2>/dev/null)" = "$stamp" ]; then
 		log "configure: $out/.config is up to date"
 		stage_end

@@ -11,20 +11,43 @@ set -euo pipefail
 
 TARGET=${TARGET:-x86_64}
 VARIANTS=${VARIANTS:-off on}
+# defconfig takes about an hour cold on 2 cores; SIZE_CONFIGS=qemu skips it.
+SIZE_CONFIGS=${SIZE_CONFIGS:-qemu defconfig}
+FAILED_STEPS=()
 
 # --- pipeline --------------------------------------------------------------
 
+# step NAME CMD...: run one step of the pipeline; a failure is recorded
+# and the pipeline goes on, so one broken step loses no other result.
+step() {
+	local name=$1
+	shift
+	if ! "$@"; then
+		FAILED_STEPS+=("$name")
+		log "report: step '$name' failed; going on with the others"
+	fi
+}
+
+boot_variant() {
+	local variant=$1
+	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" qemu &&
+		"$PROJECT_DIR/scripts/build.sh" "$TARGET" "$variant" qemu &&
+		"$PROJECT_DIR/scripts/boot.sh" "$TARGET" "$variant" qemu &&
+		"$PROJECT_DIR/scripts/parse.sh" "$TARGET" "$variant" qemu
+}
+
 run_pipeline() {
-	local variant failed=0
+	local variant config
 	"$PROJECT_DIR/scripts/tree.sh" || return 1
 	"$PROJECT_DIR/scripts/apply.sh" || return 1
 	for variant in $VARIANTS; do
-		"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" qemu &&
-			"$PROJECT_DIR/scripts/build.sh" "$TARGET" "$variant" qemu &&
-			"$PROJECT_DIR/scripts/boot.sh" "$TARGET" "$variant" qemu &&
-			"$PROJECT_DIR/scripts/parse.sh" "$TARGET" "$variant" qemu || failed=1
+		step "boot $variant" boot_variant "$variant"
 	done
-	return "$failed"
+	# The benchmark first among the measurements: it wants an idle machine.
+	step bench "$PROJECT_DIR/scripts/bench.sh"
+	for config in $SIZE_CONFIGS; do
+		step "sizes $config" "$PROJECT_DIR/scripts/sizes.sh" "$config" "$TARGET"
+	done
 }
 
 # --- sections ----------------------------------------------------------------
@@ -50,9 +73,9 @@ PY
 	done
 }
 
-section_sizes() {
+section_boot_sizes() {
 	local variant out
-	echo "size vmlinux ($TARGET, qemu config)"
+	echo "size vmlinux of the booted kernels ($TARGET, qemu config)"
 	printf '  %9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
 	for variant in $VARIANTS; do
 		out=$(build_dir "$TARGET" qemu "$variant")
@@ -60,6 +83,30 @@ section_sizes() {
 		size "$out/vmlinux" | tail -n 1 |
 			awk -v name="vmlinux-$variant" '{ printf "  %9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
 	done
+}
+
+# include_result FILE TITLE: a result file another stage wrote, indented.
+include_result() {
+	local file=$RESULTS_DIR/$1
+	echo "$2"
+	if [ -f "$file" ]; then
+		sed 's/^/  /' "$file"
+	else
+		echo "  (no $1: its step did not run or failed)"
+	fi
+}
+
+section_sizes() {
+	local config
+	for config in $SIZE_CONFIGS; do
+		include_result "sizes-$config.txt" "== make sizes CONFIG=$config"
+		echo
+	done
+}
+
+section_bench() {
+	include_result bench.txt "== make bench (host CPU: real timings)"
+	[ ! -f "$RESULTS_DIR/bench.png" ] || echo "  plot: results/bench.png"
 }
 
 section_stage_times() {
@@ -80,7 +127,10 @@ print_report() {
 	echo
 	section_variants
 	echo
+	section_boot_sizes
+	echo
 	section_sizes
+	section_bench
 	echo
 	section_stage_times
 }
@@ -92,10 +142,13 @@ main() {
 	: >"$STAGE_TIMES_FILE"
 	export STAGE_TIMES_FILE
 	run_pipeline || status=$?
+	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
 	print_report | write_atomic "$RESULTS_DIR/report.txt"
 	echo
 	cat "$RESULTS_DIR/report.txt"
-	[ "$status" -eq 0 ] || log "report: a stage failed (its error is above); the summary shows what exists"
+	if [ "$status" -ne 0 ]; then
+		log "report: failed steps: ${FAILED_STEPS[*]:-tree/apply} (their errors are above); the summary shows what exists"
+	fi
 	return "$status"
 }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Assert the size properties of a 'make sizes' result.
+
+Not fixed numbers, but what the series must do:
+ - vanilla->off changes only functions defined in .c files the series
+   touches (the sweep, and the KUnit suite it adds);
+ - vanilla->off does not grow the code it shares with vanilla: the sum of
+   bloat-o-meter deltas outside files the series adds is <= 0;
+ - off->on grows the code (bloat-o-meter total);
+ - on has more prefetch instructions than off.
+Symbols are mapped to files with nm on the off build's object files.
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+
+def base_name(symbol):
+    """bloat-o-meter strips .N; also fold .isra/.constprop/.cold clones."""
+    return symbol.split(".")[0]
+
+
+def symbols_of(objects):
+    names = set()
+    for obj in objects:
+        out = subprocess.run(["nm", "--defined-only", obj], capture_output=True,
+                             text=True, check=True).stdout
+        names.update(base_name(line.split()[-1]) for line in out.splitlines()
+                     if len(line.split()) == 3)
+    return names
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("sizes_json")
+    parser.add_argument("--touched", nargs="*", default=[],
+                        help="objects of .c files the series modifies")
+    parser.add_argument("--added", nargs="*", default=[],
+                        help="objects of .c files the series adds")
+    args = parser.parse_args()
+
+    sizes = json.load(open(args.sizes_json))
+    touched = symbols_of(args.touched)
+    added = symbols_of(args.added)
+    failures = 0
+
+    def check(ok, message):
+        nonlocal failures
+        print(("ok      " if ok else "FAILED  ") + message)
+        failures += not ok
+
+    changed = sizes["bloat_vanilla_off"]["functions"]
+    stray = sorted(f for f in changed if base_name(f) not in touched | added)
+    check(not stray, f"vanilla->off: {len(changed)} functions changed, all in files "
+          f"the series touches" + (f"; not: {', '.join(stray)}" if stray else ""))
+
+    shared = sum(d for f, d in changed.items() if base_name(f) not in added)
+    new = sum(d for f, d in changed.items() if base_name(f) in added)
+    check(shared <= 0, f"vanilla->off: shared code {shared:+d} bytes (<= 0); "
+          f"the series' own KUnit suite adds {new:+d} bytes")
+
+    bloat = sizes["bloat_off_on"]
+    check(bloat["after"] > bloat["before"],
+          f"off->on: function code {bloat['before']} -> {bloat['after']} bytes "
+          f"({bloat['after'] - bloat['before']:+d})")
+
+    pf = {v: sizes["variants"][v]["prefetches"]["total"] for v in sizes["variants"]}
+    check(pf["on"] > pf["off"],
+          f"prefetch instructions: vanilla {pf['vanilla']}, off {pf['off']}, on {pf['on']}")
+    check(pf["off"] <= pf["vanilla"],
+          "off has no more prefetch instructions than vanilla")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
