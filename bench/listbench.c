@@ -324,9 +324,44 @@ static unsigned int reps_for(const struct options *opt,
 	return bytes > caches->llc ? 9 : 15;
 }
 
+/* How often each variant was faster/slower/no different, per region. */
+struct verdict_tally {
+	unsigned int faster[NR_PF_VARIANTS];
+	unsigned int slower[NR_PF_VARIANTS];
+	unsigned int same[NR_PF_VARIANTS];
+};
+
+static void tally(struct verdict_tally *t, const struct cell *cell)
+{
+	int v;
+
+	for (v = PF_READ; v < NR_PF_VARIANTS; v++) {
+		int cmp = estimate_compare(&cell->ratio[v], 1.0);
+
+		if (cmp < 0)
+			t->faster[v]++;
+		else if (cmp > 0)
+			t->slower[v]++;
+		else
+			t->same[v]++;
+	}
+}
+
+static void print_tally(const char *title, const struct verdict_tally *t)
+{
+	int v;
+
+	printf("%s\n", title);
+	for (v = PF_READ; v < NR_PF_VARIANTS; v++)
+		printf("  %-12s faster in %3u, slower in %3u, no significant difference in %3u cells\n",
+		       prefetch_variant_name(v), t->faster[v], t->slower[v], t->same[v]);
+}
+
 static int run_matrix(const struct options *opt, const struct cache_sizes *caches,
 		      FILE *csv)
 {
+	struct verdict_tally in_cache = { { 0 }, { 0 }, { 0 } };
+	struct verdict_tally beyond_llc = { { 0 }, { 0 }, { 0 } };
 	size_t sets[32], nr_sets, i;
 	uint64_t min_sample_ns = opt->quick ? 500000 : 2000000;
 	struct cell floor_cell = { 0 };
@@ -353,6 +388,7 @@ static int run_matrix(const struct options *opt, const struct cache_sizes *cache
 
 					measure_cell(&set, &cell, min_sample_ns);
 					print_table_row(stdout, &cell);
+					tally(sets[i] > caches->llc ? &beyond_llc : &in_cache, &cell);
 					if (csv)
 						write_csv_rows(csv, &cell);
 					if (structure == STRUCT_LIST && layout == LAYOUT_SHUFFLED &&
@@ -363,6 +399,9 @@ static int run_matrix(const struct options *opt, const struct cache_sizes *cache
 			node_set_free(&set);
 		}
 	}
+	printf("\n");
+	print_tally("working sets within the LLC:", &in_cache);
+	print_tally("working sets beyond the LLC:", &beyond_llc);
 	printf("\nrandom pointer chase at ");
 	print_size(stdout, floor_cell.bytes);
 	printf(" (%s the %zu MiB LLC): %.1f ns per node [%.1f, %.1f]%s\n",

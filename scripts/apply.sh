@@ -103,4 +103,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

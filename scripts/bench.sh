@@ -18,13 +18,27 @@ build_bench() {
 	run make -s -C "$PROJECT_DIR/bench" BUILD="$BENCH_BUILD" >&2
 }
 
+# cpu_busy_percent: how busy the CPUs were over one second, from
+# /proc/stat (the load average lags a finished build by minutes).
+cpu_busy_percent() {
+	local user nice system idle iowait irq softirq steal total1 idle1
+	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+	total1=$((user + nice + system + idle + iowait + irq + softirq + steal))
+	idle1=$((idle + iowait))
+	sleep 1
+	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+	total1=$((user + nice + system + idle + iowait + irq + softirq + steal - total1))
+	idle1=$((idle + iowait - idle1))
+	echo $((100 * (total1 - idle1) / (total1 > 0 ? total1 : 1)))
+}
+
 # The benchmark shares the machine: say how busy it was.
 warn_if_busy() {
-	local load
-	load=$(cut -d' ' -f1 /proc/loadavg)
-	log "bench: load average $load at start"
-	if [ "$(echo "$load > 0.5" | bc)" = 1 ]; then
-		log "bench: warning: the machine is busy (load $load); intervals will be wide. Re-run on an idle machine for figures to quote."
+	local busy
+	busy=$(cpu_busy_percent)
+	log "bench: CPUs ${busy}% busy just before the run"
+	if [ "$busy" -gt 10 ]; then
+		log "bench: warning: the machine is busy; intervals will be wide. Re-run on an idle machine for figures to quote."
 	fi
 }
 
@@ -64,4 +78,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

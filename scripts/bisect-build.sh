@@ -77,4 +77,4 @@ main() {
 		"fix the patch of the first FAILED step, then re-export the series"
 }
 
-main "$@"
+main "$@"; exit

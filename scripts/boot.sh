@@ -54,4 +54,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

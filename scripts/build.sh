@@ -59,4 +59,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

@@ -86,4 +86,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

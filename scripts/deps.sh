@@ -41,4 +41,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

@@ -54,4 +54,4 @@ main() {
 	log "export: $(wc -l <"$PROJECT_DIR/patches/series") patches in patches/"
 }
 
-main "$@"
+main "$@"; exit

@@ -59,4 +59,4 @@ main() {
 	echo "$out"
 }
 
-main "$@"
+main "$@"; exit

@@ -64,4 +64,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

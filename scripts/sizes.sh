@@ -136,4 +136,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit

@@ -66,4 +66,4 @@ main() {
 	stage_end
 }
 
-main "$@"
+main "$@"; exit
