@@ -236,6 +236,75 @@ test_configure_names_lost_options() {
 	return "$status"
 }
 
+# A copy of the project (scripts, configs, patches) to break on purpose.
+scratch_project() {
+	local scratch
+	scratch=$(mktemp -d)
+	cp -r "$PROJECT_DIR/scripts" "$PROJECT_DIR/configs" "$PROJECT_DIR/patches" \
+		"$PROJECT_DIR/guest" "$scratch/"
+	echo "$scratch"
+}
+
+test_tree_missing_is_named() {
+	local scratch status=0
+	scratch=$(mktemp -d)
+	LIST_PREFETCH_CACHE=$scratch/empty expect_failure "$scratch/out" \
+		"no kernel tree at $scratch/empty/tree/pristine" \
+		"$PROJECT_DIR/scripts/apply.sh" || status=1
+	grep -q "fix: run 'scripts/tree.sh'" "$scratch/out" || { echo "no fix named"; status=1; }
+	rm -rf "$scratch"
+	return "$status"
+}
+
+test_tree_wrong_version_is_named() {
+	local scratch status=0 fake
+	scratch=$(mktemp -d)
+	fake=$scratch/cache/tree/pristine
+	mkdir -p "$fake"
+	printf 'kernelversion:\n\t@echo 6.1.158\n' >"$fake/Makefile"
+	git -C "$fake" init -q
+	LIST_PREFETCH_CACHE=$scratch/cache expect_failure "$scratch/out" \
+		"is Linux '6.1.158', the series is for 6.12.x" \
+		"$PROJECT_DIR/scripts/apply.sh" || status=1
+	grep -q "fix: remove .* and run 'scripts/tree.sh'" "$scratch/out" || { echo "no fix named"; status=1; }
+	rm -rf "$scratch"
+	return "$status"
+}
+
+# A patch whose context no longer matches the tree: git am must stop,
+# the patch must be named, and the worktree must not be left mid-am.
+test_patch_that_no_longer_applies_is_named() {
+	local scratch status=0 victim wt
+	scratch=$(scratch_project)
+	victim=$(sed -n 2p "$scratch/patches/series")
+	# Change one context line, as a newer tree would.
+	sed -i 's|^ #include <linux/poison.h>$| #include <linux/poisoned.h>|' "$scratch/patches/$victim"
+	grep -q 'poisoned.h' "$scratch/patches/$victim" || { echo "could not break $victim"; return 1; }
+	wt=$scratch/linux
+	expect_failure "$scratch/out" "patch '$victim' does not apply to Linux $KERNEL_SERIES" \
+		"$scratch/scripts/apply.sh" "$wt" || status=1
+	grep -q 'fix: rebase it' "$scratch/out" || { echo "no fix named"; status=1; }
+	[ ! -d "$(git -C "$wt" rev-parse --git-path rebase-apply 2>/dev/null || echo /nonexistent)" ] ||
+		{ echo "git am left in progress"; status=1; }
+	git -C "$TREE_DIR" worktree remove --force "$wt" 2>/dev/null || true
+	git -C "$TREE_DIR" worktree prune
+	rm -rf "$scratch"
+	return "$status"
+}
+
+test_missing_package_is_named() {
+	local scratch status=0 cache
+	scratch=$(scratch_project)
+	cache=$(scratch_cache)
+	sed -i 's/^QEMU=.*/QEMU=qemu-system-nowhere/' "$scratch/configs/targets/$TARGET.conf"
+	LIST_PREFETCH_CACHE=$cache expect_failure "$scratch/out" \
+		"'qemu-system-nowhere' not found" \
+		"$scratch/scripts/boot.sh" "$TARGET" off qemu || status=1
+	grep -q "fix: run 'make deps'" "$scratch/out" || { echo "no fix named"; status=1; }
+	rm -rf "$scratch" "$cache"
+	return "$status"
+}
+
 # --- sizes ----------------------------------------------------------------
 
 # objects_of FILTER: the off build's objects of the .c files the series
@@ -280,6 +349,10 @@ TESTS=(
 	test_parse_fails_without_init
 	test_boot_fails_on_timeout
 	test_configure_names_lost_options
+	test_tree_missing_is_named
+	test_tree_wrong_version_is_named
+	test_patch_that_no_longer_applies_is_named
+	test_missing_package_is_named
 	test_sizes_qemu
 )
 

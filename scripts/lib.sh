@@ -169,3 +169,8 @@ run_logged() {
 	trap - INT TERM
 	return "$status"
 }
+
+# host_description: CPU model and count, for every result header.
+host_description() {
+	echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")"
+}

@@ -120,7 +120,7 @@ section_header() {
 	echo "list-prefetch report, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "  kernel: Linux $(tree_version "$TREE_DIR" 2>/dev/null || echo '?') (Debian linux-source-$KERNEL_SERIES), series: $(grep -vc '^#' "$PROJECT_DIR/patches/series") patches"
 	echo "  project: $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')"
-	echo "  host: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs; $(gcc --version | head -n 1)"
+	echo "  host: $(host_description); $(gcc --version | head -n 1)"
 }
 
 print_report() {
