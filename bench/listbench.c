@@ -83,45 +83,44 @@ static size_t parse_cache_size(const char *text)
 	return value;
 }
 
+/* Reads one word of cpu0's cache/index<index>/<name>; "" if absent. */
+static void read_cache_attr(int index, const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, name);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, " \n")] = '\0';
+	fclose(f);
+}
+
 /* Reads the data/unified cache sizes of CPU 0 from sysfs. */
 static struct cache_sizes read_cache_sizes(void)
 {
 	struct cache_sizes sizes = { 32 * KIB, 512 * KIB, 8 * MIB };
-	char path[128], type[32], size[32];
-	int index, level;
+	char level[16], type[32], size[32];
+	int index;
 
 	for (index = 0; index < 8; index++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cache/index%d/level", index);
-		f = fopen(path, "r");
-		if (!f)
+		read_cache_attr(index, "level", level, sizeof(level));
+		if (!level[0])
 			break;
-		if (fscanf(f, "%d", &level) != 1)
-			level = 0;
-		fclose(f);
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cache/index%d/type", index);
-		f = fopen(path, "r");
-		if (!f || fscanf(f, "%31s", type) != 1)
-			type[0] = '\0';
-		if (f)
-			fclose(f);
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
-		f = fopen(path, "r");
-		if (!f || fscanf(f, "%31s", size) != 1)
-			size[0] = '\0';
-		if (f)
-			fclose(f);
+		read_cache_attr(index, "type", type, sizeof(type));
+		read_cache_attr(index, "size", size, sizeof(size));
 		if (!strcmp(type, "Instruction") || !size[0])
 			continue;
-		if (level == 1)
+		if (!strcmp(level, "1"))
 			sizes.l1d = parse_cache_size(size);
-		else if (level == 2)
+		else if (!strcmp(level, "2"))
 			sizes.l2 = parse_cache_size(size);
-		else if (level >= 3)
+		else
 			sizes.llc = parse_cache_size(size);
 	}
 	return sizes;

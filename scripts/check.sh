@@ -89,17 +89,9 @@ test_bench_quick() {
 
 # --- build and boot ------------------------------------------------------
 
-boot_variant() {
-	local variant=$1
-	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/build.sh" "$TARGET" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/boot.sh" "$TARGET" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/parse.sh" "$TARGET" "$variant" qemu
-}
-
 test_apply_series() { "$PROJECT_DIR/scripts/apply.sh"; }
-test_boot_x86_64_off() { boot_variant off; }
-test_boot_x86_64_on() { boot_variant on; }
+test_boot_x86_64_off() { boot_variant "$TARGET" off; }
+test_boot_x86_64_on() { boot_variant "$TARGET" on; }
 
 # result_field VARIANT EXPR: a field of a boot's result JSON.
 result_field() {

@@ -174,3 +174,13 @@ run_logged() {
 host_description() {
 	echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")"
 }
+
+# boot_variant TARGET VARIANT: configure, build, boot and judge one
+# variant of the qemu config: the chain behind make check and make report.
+boot_variant() {
+	local target=$1 variant=$2
+	"$PROJECT_DIR/scripts/configure.sh" "$target" "$variant" qemu &&
+		"$PROJECT_DIR/scripts/build.sh" "$target" "$variant" qemu &&
+		"$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" qemu &&
+		"$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" qemu
+}

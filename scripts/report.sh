@@ -29,20 +29,12 @@ step() {
 	fi
 }
 
-boot_variant() {
-	local variant=$1
-	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/build.sh" "$TARGET" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/boot.sh" "$TARGET" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/parse.sh" "$TARGET" "$variant" qemu
-}
-
 run_pipeline() {
 	local variant config
 	"$PROJECT_DIR/scripts/tree.sh" || return 1
 	"$PROJECT_DIR/scripts/apply.sh" || return 1
 	for variant in $VARIANTS; do
-		step "boot $variant" boot_variant "$variant"
+		step "boot $variant" boot_variant "$TARGET" "$variant"
 	done
 	# The benchmark first among the measurements: it wants an idle machine.
 	step bench "$PROJECT_DIR/scripts/bench.sh"
