@@ -14,7 +14,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check report bench bisect sizes
+.PHONY: help deps tree apply build boot check report bench bisect sizes readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -55,3 +55,8 @@ bisect: deps
 
 sizes: tree
 	scripts/sizes.sh $(CONFIG) $(TARGET)
+
+# After make report: copy the results the README quotes into
+# results/examples/ and paste them into README.md.
+readme:
+	scripts/update-readme.py

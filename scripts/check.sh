@@ -372,9 +372,11 @@ main() {
 		echo "0 passed, ${#selected[@]} failed"
 		exit 1
 	}
+	local t0=$SECONDS
 	for name in "${selected[@]}"; do
 		run_test "$name"
 	done
+	echo "wall time: $((SECONDS - t0))s for ${#selected[@]} tests (host: $(host_description))"
 	if [ "$skipped" -gt 0 ]; then
 		echo "$passed passed, $failed failed, $skipped skipped"
 	else

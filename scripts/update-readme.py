@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Copy results into results/examples/ and quote them in README.md.
+
+README.md marks each quoted result as
+    <!-- begin: results/examples/NAME -->
+    ...
+    <!-- end: results/examples/NAME -->
+and this replaces what is between the markers with the file, verbatim,
+in a code block: the figures in the README are what the commands
+printed, never typed. Run it (make readme) after make report.
+"""
+import os
+import re
+import shutil
+import sys
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# What make report leaves that the README quotes.
+EXAMPLES = ["report.txt", "sizes-qemu.txt", "sizes-defconfig.txt",
+            "bench.txt", "bench.png", "bisect-x86_64.txt", "check-cold.txt",
+            "check-warm.txt"]
+BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
+
+
+def main():
+    results = os.path.join(PROJECT, "results")
+    examples = os.path.join(results, "examples")
+    os.makedirs(examples, exist_ok=True)
+    for name in EXAMPLES:
+        if os.path.exists(os.path.join(results, name)):
+            shutil.copy(os.path.join(results, name), examples)
+
+    readme = os.path.join(PROJECT, "README.md")
+    text = open(readme).read()
+    missing = []
+
+    def quote(match):
+        path = os.path.join(PROJECT, match.group(2))
+        if not os.path.exists(path):
+            missing.append(match.group(2))
+            return match.group(0)
+        body = open(path).read().rstrip("\n")
+        return f"{match.group(1)}```\n{body}\n```\n{match.group(3)}"
+
+    text = BLOCK.sub(quote, text)
+    with open(readme + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(readme + ".tmp", readme)
+    for name in missing:
+        print(f"update-readme: {name} does not exist; its block is unchanged",
+              file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
