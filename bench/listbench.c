@@ -4,7 +4,7 @@
  *
  * Walks kernel-shaped lists and hash chains (see walkers.c) of working
  * sets from L1-sized to beyond the last-level cache, in address order and
- * shuffled, with three loop bodies, in four prefetch variants. Pinned to
+ * shuffled, with three loop bodies, in five prefetch variants. Pinned to
  * one CPU; the variants are interleaved within every repetition (in a
  * rotating order) so that drift hits them all alike; each sample is long
  * enough for the clock. Reports ns per node as a median with a 95 %
@@ -246,7 +246,7 @@ static void print_table_header(FILE *out)
 	fprintf(out, "%-5s %-10s %-5s %9s %7s %-20s", "walk", "layout", "body",
 		"set", "nodes", "none ns/node [95% CI]");
 	for (v = PF_READ; v < NR_PF_VARIANTS; v++)
-		fprintf(out, " %-24s", prefetch_variant_name(v));
+		fprintf(out, " %-23s", prefetch_variant_name(v));
 	fprintf(out, "\n");
 }
 
@@ -268,7 +268,7 @@ static void print_table_row(FILE *out, const struct cell *cell)
 		snprintf(text, sizeof(text), "%.3f [%.3f,%.3f] %s",
 			 cell->ratio[v].median, cell->ratio[v].lo, cell->ratio[v].hi,
 			 cmp < 0 ? "-" : cmp > 0 ? "+" : "=");
-		fprintf(out, " %-24s", text);
+		fprintf(out, " %-23s", text);
 	}
 	fprintf(out, "\n");
 	fflush(out);
@@ -352,7 +352,7 @@ static void print_tally(const char *title, const struct verdict_tally *t)
 
 	printf("%s\n", title);
 	for (v = PF_READ; v < NR_PF_VARIANTS; v++)
-		printf("  %-12s faster in %3u, slower in %3u, no significant difference in %3u cells\n",
+		printf("  %-16s faster in %3u, slower in %3u, no significant difference in %3u cells\n",
 		       prefetch_variant_name(v), t->faster[v], t->slower[v], t->same[v]);
 }
 

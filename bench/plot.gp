@@ -13,7 +13,7 @@ set ylabel "ns per node (median)"
 set key top left
 set grid
 set multiplot layout 2,2 title sprintf("listbench: ns/node by working set, loop body '%s' (error bars: 95%% CI)", body)
-variants = "none prefetch prefetchnta prefetchw"
+variants = "none prefetch prefetch-nonnull prefetchnta prefetchw"
 do for [walk in "list hlist"] {
 	do for [layout in "sequential shuffled"] {
 		set title sprintf("%s, %s", walk, layout)

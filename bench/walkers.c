@@ -12,6 +12,9 @@
 
 #define PREFETCH_NONE(x)	((void)(x))
 #define PREFETCH_READ(x)	__builtin_prefetch((x), 0, 3)
+/* Tells the cost of prefetching NULL (every hash chain's last step). */
+#define PREFETCH_NONNULL(x)	\
+	({ const void *__p = (x); if (__p) __builtin_prefetch(__p, 0, 3); })
 #define PREFETCH_NTA(x)		__builtin_prefetch((x), 0, 0)
 #define PREFETCH_WRITE(x)	__builtin_prefetch((x), 1, 3)
 
@@ -74,6 +77,7 @@ static uint64_t hlist_walk_##pfname##_##bodyname(const struct hlist_head *table,
 
 DEFINE_VARIANT(none, PREFETCH_NONE)
 DEFINE_VARIANT(read, PREFETCH_READ)
+DEFINE_VARIANT(nonnull, PREFETCH_NONNULL)
 DEFINE_VARIANT(nta, PREFETCH_NTA)
 DEFINE_VARIANT(write, PREFETCH_WRITE)
 
@@ -83,6 +87,7 @@ DEFINE_VARIANT(write, PREFETCH_WRITE)
 static const list_walker_fn list_walkers[NR_PF_VARIANTS][NR_BODIES] = {
 	[PF_NONE] = WALKER_ROW(list_walk, none),
 	[PF_READ] = WALKER_ROW(list_walk, read),
+	[PF_READ_NONNULL] = WALKER_ROW(list_walk, nonnull),
 	[PF_NTA] = WALKER_ROW(list_walk, nta),
 	[PF_WRITE] = WALKER_ROW(list_walk, write),
 };
@@ -90,6 +95,7 @@ static const list_walker_fn list_walkers[NR_PF_VARIANTS][NR_BODIES] = {
 static const hlist_walker_fn hlist_walkers[NR_PF_VARIANTS][NR_BODIES] = {
 	[PF_NONE] = WALKER_ROW(hlist_walk, none),
 	[PF_READ] = WALKER_ROW(hlist_walk, read),
+	[PF_READ_NONNULL] = WALKER_ROW(hlist_walk, nonnull),
 	[PF_NTA] = WALKER_ROW(hlist_walk, nta),
 	[PF_WRITE] = WALKER_ROW(hlist_walk, write),
 };
@@ -108,6 +114,7 @@ const char *prefetch_variant_name(enum prefetch_variant variant)
 {
 	static const char *const names[NR_PF_VARIANTS] = {
 		[PF_NONE] = "none", [PF_READ] = "prefetch",
+		[PF_READ_NONNULL] = "prefetch-nonnull",
 		[PF_NTA] = "prefetchnta", [PF_WRITE] = "prefetchw",
 	};
 

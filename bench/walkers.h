@@ -23,6 +23,7 @@ struct bench_node {
 enum prefetch_variant {
 	PF_NONE,	/* the kernel since 2011 */
 	PF_READ,	/* the seed's prefetch(): read, locality 3 */
+	PF_READ_NONNULL, /* the same, skipped when the next pointer is NULL */
 	PF_NTA,		/* non-temporal, what i386 prefetch() becomes with SSE */
 	PF_WRITE,	/* prefetchw() */
 	NR_PF_VARIANTS

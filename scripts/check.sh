@@ -71,7 +71,7 @@ test_bench_walkers_unit_tests() {
 }
 
 # The quick matrix runs and its CSV is complete and sane: every cell has
-# all four variants, positive timings, intervals around their medians,
+# all five variants, positive timings, intervals around their medians,
 # and 'none' is its own baseline.
 test_bench_quick() {
 	"$PROJECT_DIR/scripts/bench.sh" --quick || return 1
@@ -81,9 +81,9 @@ test_bench_quick() {
 		$8 <= 0 || $9 > $8 || $10 < $8 { print "bad interval: " $0; bad++ }
 		$7 == "none" && ($11 != 1 || $14 != "baseline") { print "bad baseline: " $0; bad++ }
 		END {
-			for (c in cells) if (cells[c] != 4) { print "cell without 4 variants: " c; bad++ }
+			for (c in cells) if (cells[c] != 5) { print "cell without 5 variants: " c; bad++ }
 			printf "%d rows, %d cells\n", rows, length(cells)
-			exit !(rows == 144 && bad == 0)
+			exit !(rows == 180 && bad == 0)
 		}' "$RESULTS_DIR/bench-quick.csv"
 }
 
