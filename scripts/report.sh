@@ -136,6 +136,7 @@ main() {
 	export STAGE_TIMES_FILE
 	run_pipeline || status=$?
 	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
+	section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"
 	print_report | write_atomic "$RESULTS_DIR/report.txt"
 	echo
 	cat "$RESULTS_DIR/report.txt"
