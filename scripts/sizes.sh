@@ -49,7 +49,7 @@ size_delta() {
 	local label=$1 text0=$2 dec0=$3 text dec
 	read -r text _ _ dec _ < <(size "$4" | tail -n 1)
 	awk -v l="$label" -v t0="$text0" -v t="$text" -v d0="$dec0" -v d="$dec" 'BEGIN {
-		printf "%-15s text %+9d bytes (%+.3f%%), dec %+9d bytes (%+.3f%%)\n",
+		printf "%-15s text %+d B (%+.3f%%), dec %+d B (%+.3f%%)\n",
 			l ":", t - t0, 100 * (t - t0) / t0, d - d0, 100 * (d - d0) / d0 }'
 }
 
@@ -57,23 +57,31 @@ bloat() {
 	local from=$1 to=$2 file=$RESULTS_DIR/bloat-$CONFIG_SET-$1-$2.txt
 	"$TREE_DIR/scripts/bloat-o-meter" -t "$(vmlinux_of "$from")" "$(vmlinux_of "$to")" |
 		write_atomic "$file"
-	echo "bloat-o-meter -t vmlinux-$from vmlinux-$to (top 15; all: ${file#"$PROJECT_DIR"/})"
+	echo "bloat-o-meter -t vmlinux-$from vmlinux-$to"
+	echo "(top 15; all: ${file#"$PROJECT_DIR"/})"
 	head -n 17 "$file"
 	[ "$(wc -l <"$file")" -le 17 ] || echo "..."
 	grep '^Total:' "$file"
 }
 
+# prefetch_table: per variant, by mnemonic, then by section. Kept within
+# 75 columns, so that it can be pasted into a commit message.
 prefetch_table() {
-	local variant
-	printf '%-8s %8s %10s %11s %12s %10s %9s %s\n' variant total prefetch prefetcht0 prefetchnta prefetchw functions "by section"
+	local variant counts
+	echo "(t0, t1, t2, nta: prefetcht0/1/2/nta; w: prefetchw; 3dnow: prefetch)"
+	printf '%-8s %6s %6s %4s %4s %5s %4s %6s %10s\n' variant total t0 t1 t2 nta w 3dnow functions
 	for variant in "${VARIANTS[@]}"; do
-		"$PROJECT_DIR/scripts/count-prefetches.sh" "$(vmlinux_of "$variant")" >"$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt"
-		awk -F= -v v="$variant" '
-			{ val[$1] = $2 }
-			$1 ~ /^section_/ { s = s sprintf(" %s:%s", substr($1, 9), $2) }
-			END { printf "%-8s %8d %10d %11d %12d %10d %9d %s\n", v, val["total"], val["insn_prefetch"],
-				val["insn_prefetcht0"], val["insn_prefetchnta"], val["insn_prefetchw"], val["functions"], s }
-		' "$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt"
+		counts=$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt
+		"$PROJECT_DIR/scripts/count-prefetches.sh" "$(vmlinux_of "$variant")" >"$counts"
+		awk -F= -v v="$variant" '{ val[$1] = $2 }
+			END { printf "%-8s %6d %6d %4d %4d %5d %4d %6d %10d\n", v, val["total"], val["insn_prefetcht0"],
+				val["insn_prefetcht1"], val["insn_prefetcht2"], val["insn_prefetchnta"],
+				val["insn_prefetchw"], val["insn_prefetch"], val["functions"] }' "$counts"
+	done
+	echo "by section:"
+	for variant in "${VARIANTS[@]}"; do
+		awk -F= -v v="$variant" '$1 ~ /^section_/ { s = s sprintf("%s %s %s", sep, substr($1, 9), $2); sep = "," }
+			END { printf "  %-8s%s\n", v ":", s }' "$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt"
 	done
 }
 
@@ -106,7 +114,8 @@ PY
 print_sizes() {
 	echo "Sizes: $TARGET $CONFIG_SET, Linux $(tree_version "$TREE_DIR"), $("${CROSS_COMPILE}gcc" --version | head -n 1)"
 	echo "(built on: $(host_description))"
-	echo "(judge by bloat-o-meter: on x86_64 .text is padded to a 2 MiB boundary, so 'size' barely moves)"
+	echo "(judge by bloat-o-meter: on x86_64 .text is padded to a 2 MiB"
+	echo "boundary, so 'size' barely moves)"
 	echo
 	size_table
 	echo
