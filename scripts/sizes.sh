@@ -112,8 +112,9 @@ PY
 }
 
 print_sizes() {
-	echo "Sizes: $TARGET $CONFIG_SET, Linux $(tree_version "$TREE_DIR"), $("${CROSS_COMPILE}gcc" --version | head -n 1)"
-	echo "(built on: $(host_description))"
+	echo "Sizes: $TARGET $CONFIG_SET, Linux $(tree_version "$TREE_DIR")"
+	echo "compiler: $("${CROSS_COMPILE}gcc" --version | head -n 1)"
+	echo "built on: $(host_description)"
 	echo "(judge by bloat-o-meter: on x86_64 .text is padded to a 2 MiB"
 	echo "boundary, so 'size' barely moves)"
 	echo
