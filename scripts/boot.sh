@@ -15,18 +15,17 @@ usage() {
 
 main() {
 	case $# in 2 | 3) ;; *) usage ;; esac
-	local target=$1 variant=$2 config_set=${3:-qemu} out initrd consolelog t0 status=0
-	valid_variant "$variant"
-	load_target "$target"
-	out=$(build_dir "$target" "$config_set" "$variant")
+	local initrd consolelog t0 status=0
+	select_build "$@"
+	local out=$BUILD_OUT
 	[ -f "$out/.lp-build" ] || die "$out has no finished build" \
-		"run 'scripts/build.sh $target $variant $config_set'"
+		"run 'scripts/build.sh $TARGET $VARIANT $CONFIG_SET'"
 	need_cmd "$QEMU" "qemu-system-$ARCH (see 'make deps')"
-	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$target")
+	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$TARGET")
 	consolelog=$out/console.log
 	local timeout=${BOOT_TIMEOUT:-300}
 
-	stage_start "boot $target-$config_set-$variant"
+	stage_start "boot $TARGET-$CONFIG_SET-$VARIANT"
 	rm -f "$out/boot.status" "$out/boot.seconds"
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086 # QEMU_ARGS is a list of arguments

@@ -24,16 +24,13 @@ compiler() {
 
 main() {
 	case $# in 2 | 3) ;; *) usage ;; esac
-	local target=$1 variant=$2 config_set=${3:-qemu} src out stamp cc
-	valid_variant "$variant"
-	load_target "$target"
-	load_config_set "$config_set"
-	src=$(source_dir "$variant")
-	out=$(build_dir "$target" "$config_set" "$variant")
+	local stamp cc
+	select_build "$@"
+	local src=$BUILD_SRC out=$BUILD_OUT
 	[ -f "$out/.lp-config" ] ||
-		die "$out is not configured" "run 'scripts/configure.sh $target $variant $config_set'"
+		die "$out is not configured" "run 'scripts/configure.sh $TARGET $VARIANT $CONFIG_SET'"
 
-	stage_start "build $target-$config_set-$variant"
+	stage_start "build $TARGET-$CONFIG_SET-$VARIANT"
 	stamp=$(cat "$out/.lp-config" "$out/.config" | inputs_hash /dev/stdin)
 	if [ -f "$out/vmlinux" ] && [ "$(cat "$out/.lp-build" 2>/dev/null)" = "$stamp" ]; then
 		log "build: $out/vmlinux is up to date"
@@ -49,11 +46,11 @@ main() {
 	if ! run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 		CC="$cc" -j"$(make_jobs)" "${goals[@]}"; then
 		grep -E 'error|Error' "$out/build.log" | head -20 >&2 || true
-		die "build of $target-$config_set-$variant failed; full log: $out/build.log" \
+		die "build of $TARGET-$CONFIG_SET-$VARIANT failed; full log: $out/build.log" \
 			"read the first error above; if the tree changed, re-run 'make apply'"
 	fi
 	[ -n "$BUILD_GOALS" ] || [ -f "$out/$IMAGE" ] ||
-		die "build finished but $out/$IMAGE is missing" "check IMAGE in configs/targets/$target.conf"
+		die "build finished but $out/$IMAGE is missing" "check IMAGE in configs/targets/$TARGET.conf"
 	echo "$stamp" >"$out/.lp-build"
 	log "build: $out/vmlinux ($(stat -c %s "$out/vmlinux") bytes)"
 	stage_end

@@ -145,20 +145,23 @@ scratch_cache() {
 	echo "$scratch"
 }
 
-# expect_failure OUTPUT_FILE PATTERN CMD...: CMD must fail and say PATTERN.
+# expect_failure OUTPUT_FILE CAUSE FIX CMD...: CMD must fail, and its
+# output must name the cause (CAUSE) and the fix (FIX, after "fix: ").
 expect_failure() {
-	local output=$1 pattern=$2
-	shift 2
+	local output=$1 cause=$2 fix=$3 pattern
+	shift 3
 	if "$@" >"$output" 2>&1; then
 		echo "expected a failure, but it passed: $*"
 		return 1
 	fi
-	if ! grep -qE -- "$pattern" "$output"; then
-		echo "failed, but without saying /$pattern/:"
-		cat "$output"
-		return 1
-	fi
-	grep -E -- "$pattern" "$output" | head -n 3
+	for pattern in "$cause" "fix: $fix"; do
+		if ! grep -qE -- "$pattern" "$output"; then
+			echo "failed, but without saying /$pattern/:"
+			cat "$output"
+			return 1
+		fi
+		grep -E -- "$pattern" "$output" | head -n 3
+	done
 }
 
 # parse_doctored_log SED_SCRIPT PATTERN: parse.sh on the off boot's log
@@ -168,7 +171,7 @@ parse_doctored_log() {
 	scratch=$(scratch_cache)
 	sed -i "$1" "$scratch/build/$TARGET-qemu-off/console.log"
 	LIST_PREFETCH_CACHE=$scratch RESULTS_DIR=$scratch/results \
-		expect_failure "$scratch/out" "$2" \
+		expect_failure "$scratch/out" "$2" 'a failed case names its suite' \
 		"$PROJECT_DIR/scripts/parse.sh" "$TARGET" off qemu || status=1
 	grep -q 'console log: ' "$scratch/out" || { echo "the log path is not named"; status=1; }
 	rm -rf "$scratch"
@@ -204,8 +207,8 @@ test_boot_fails_on_timeout() {
 	scratch=$(scratch_cache)
 	LIST_PREFETCH_CACHE=$scratch BOOT_TIMEOUT=1 expect_failure "$scratch/out" \
 		'QEMU did not exit within 1s .*console log: ' \
+		'.*BOOT_TIMEOUT' \
 		"$PROJECT_DIR/scripts/boot.sh" "$TARGET" off qemu || status=1
-	grep -q 'fix: .*BOOT_TIMEOUT' "$scratch/out" || { echo "no fix named"; status=1; }
 	rm -rf "$scratch"
 	return "$status"
 }
@@ -222,8 +225,8 @@ test_configure_names_lost_options() {
 	printf '# CONFIG_SHMEM is not set\n' >>"$scratch/configs/variants/off.config"
 	LIST_PREFETCH_CACHE=$scratch/cache expect_failure "$scratch/out" \
 		'did not survive olddefconfig: CONFIG_TMPFS=y' \
+		'.*menuconfig' \
 		"$scratch/scripts/configure.sh" "$TARGET" off qemu || status=1
-	grep -q 'fix: .*menuconfig' "$scratch/out" || { echo "no fix named"; status=1; }
 	rm -rf "$scratch"
 	return "$status"
 }
@@ -242,8 +245,8 @@ test_tree_missing_is_named() {
 	scratch=$(mktemp -d)
 	LIST_PREFETCH_CACHE=$scratch/empty expect_failure "$scratch/out" \
 		"no kernel tree at $scratch/empty/tree/pristine" \
+		"run 'scripts/tree.sh'" \
 		"$PROJECT_DIR/scripts/apply.sh" || status=1
-	grep -q "fix: run 'scripts/tree.sh'" "$scratch/out" || { echo "no fix named"; status=1; }
 	rm -rf "$scratch"
 	return "$status"
 }
@@ -257,8 +260,8 @@ test_tree_wrong_version_is_named() {
 	git -C "$fake" init -q
 	LIST_PREFETCH_CACHE=$scratch/cache expect_failure "$scratch/out" \
 		"is Linux '6.1.158', the series is for 6.12.x" \
+		"remove .* and run 'scripts/tree.sh'" \
 		"$PROJECT_DIR/scripts/apply.sh" || status=1
-	grep -q "fix: remove .* and run 'scripts/tree.sh'" "$scratch/out" || { echo "no fix named"; status=1; }
 	rm -rf "$scratch"
 	return "$status"
 }
@@ -273,9 +276,9 @@ test_patch_that_no_longer_applies_is_named() {
 	sed -i 's|^ #include <linux/poison.h>$| #include <linux/poisoned.h>|' "$scratch/patches/$victim"
 	grep -q 'poisoned.h' "$scratch/patches/$victim" || { echo "could not break $victim"; return 1; }
 	wt=$scratch/linux
-	expect_failure "$scratch/out" "patch '$victim' does not apply to Linux $KERNEL_SERIES" \
+	expect_failure "$scratch/out" \
+		"patch '$victim' does not apply to Linux $KERNEL_SERIES" 'rebase it' \
 		"$scratch/scripts/apply.sh" "$wt" || status=1
-	grep -q 'fix: rebase it' "$scratch/out" || { echo "no fix named"; status=1; }
 	[ ! -d "$(git -C "$wt" rev-parse --git-path rebase-apply 2>/dev/null || echo /nonexistent)" ] ||
 		{ echo "git am left in progress"; status=1; }
 	git -C "$TREE_DIR" worktree remove --force "$wt" 2>/dev/null || true
@@ -291,8 +294,8 @@ test_missing_package_is_named() {
 	sed -i 's/^QEMU=.*/QEMU=qemu-system-nowhere/' "$scratch/configs/targets/$TARGET.conf"
 	LIST_PREFETCH_CACHE=$cache expect_failure "$scratch/out" \
 		"'qemu-system-nowhere' not found" \
+		"run 'make deps'" \
 		"$scratch/scripts/boot.sh" "$TARGET" off qemu || status=1
-	grep -q "fix: run 'make deps'" "$scratch/out" || { echo "no fix named"; status=1; }
 	rm -rf "$scratch" "$cache"
 	return "$status"
 }

@@ -50,18 +50,14 @@ missing_options() {
 
 main() {
 	case $# in 2 | 3) ;; *) usage ;; esac
-	local target=$1 config_set=${3:-qemu} src out stamp missing
-	VARIANT=$2
-	valid_variant "$VARIANT"
-	load_target "$target"
-	load_config_set "$config_set"
-	src=$(source_dir "$VARIANT")
-	out=$(build_dir "$target" "$config_set" "$VARIANT")
+	local stamp missing
+	select_build "$@"
+	local src=$BUILD_SRC out=$BUILD_OUT
 	[ -f "$src/Makefile" ] || die "no source tree at $src" "run 'make tree apply' first"
 	local -a frags
 	mapfile -t frags < <(fragments)
 
-	stage_start "configure $target-$config_set-$VARIANT"
+	stage_start "configure $TARGET-$CONFIG_SET-$VARIANT"
 	stamp=$(echo "$BASE $ARCH $(inputs_hash "${frags[@]}") $(git -C "$src" rev-parse 'HEAD^{tree}')" | inputs_hash /dev/stdin)
 	if [ -f "$out/.config" ] && [ "$(cat "$out/.lp-config" 2>/dev/null)" = "$stamp" ]; then
 		log "configure: $out/.config is up to date"

@@ -184,3 +184,17 @@ boot_variant() {
 		"$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" qemu &&
 		"$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" qemu
 }
+
+# select_build TARGET VARIANT [CONFIG_SET]: the build a stage script works
+# on. Loads the target and the config set (default qemu) and sets VARIANT,
+# BUILD_SRC (its source tree) and BUILD_OUT (its O= directory).
+select_build() {
+	valid_variant "$2"
+	load_target "$1"
+	load_config_set "${3:-qemu}"
+	VARIANT=$2
+	# shellcheck disable=SC2034 # read by the stage scripts
+	BUILD_SRC=$(source_dir "$VARIANT")
+	# shellcheck disable=SC2034 # read by the stage scripts
+	BUILD_OUT=$(build_dir "$TARGET" "$CONFIG_SET" "$VARIANT")
+}

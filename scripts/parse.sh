@@ -23,17 +23,14 @@ config_value() {
 
 main() {
 	case $# in 2 | 3) ;; *) usage ;; esac
-	local target=$1 variant=$2 config_set=${3:-qemu} out src consolelog result
-	valid_variant "$variant"
-	load_target "$target"
-	load_config_set "$config_set"
-	out=$(build_dir "$target" "$config_set" "$variant")
-	src=$(source_dir "$variant")
+	local consolelog result
+	select_build "$@"
+	local out=$BUILD_OUT src=$BUILD_SRC
 	consolelog=$out/console.log
-	result=$RESULTS_DIR/boot-$target-$config_set-$variant.json
-	[ -f "$consolelog" ] || die "no console log at $consolelog" "run 'scripts/boot.sh $target $variant $config_set'"
+	result=$RESULTS_DIR/boot-$TARGET-$CONFIG_SET-$VARIANT.json
+	[ -f "$consolelog" ] || die "no console log at $consolelog" "run 'scripts/boot.sh $TARGET $VARIANT $CONFIG_SET'"
 
-	stage_start "parse $target-$config_set-$variant"
+	stage_start "parse $TARGET-$CONFIG_SET-$VARIANT"
 	local -a problems=()
 	run python3 "$src/tools/testing/kunit/kunit.py" parse --json="$out/kunit.json" \
 		"$consolelog" >"$out/kunit.txt" || true
@@ -51,16 +48,16 @@ main() {
 	if ! python3 "$PROJECT_DIR/scripts/boot_result.py" \
 		--kunit-json "$out/kunit.json" --required $REQUIRED_SUITES \
 		--splats "$out/splats.txt" "${problems[@]}" \
-		--field "target=$target" --field "config=$config_set" --field "variant=$variant" \
+		--field "target=$TARGET" --field "config=$CONFIG_SET" --field "variant=$VARIANT" \
 		--field "kernel=$(tree_version "$src")" \
 		--field "list_prefetch=$(config_value LIST_PREFETCH "$out/.config")" \
 		--field "boot_seconds=$(cat "$out/boot.seconds" 2>/dev/null || echo 0)" \
 		--field "console_log=$consolelog" \
 		--output "$result"; then
-		die "boot of $target-$config_set-$variant failed (see FAIL lines above); console log: $consolelog" \
+		die "boot of $TARGET-$CONFIG_SET-$VARIANT failed (see FAIL lines above); console log: $consolelog" \
 			"a failed case names its suite and test; an oops or WARNING is quoted from the log"
 	fi
-	log "parse: $target-$config_set-$variant passed; $result"
+	log "parse: $TARGET-$CONFIG_SET-$VARIANT passed; $result"
 	stage_end
 }
 
