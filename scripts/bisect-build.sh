@@ -16,10 +16,8 @@ usage() {
 
 configure_step() {
 	local src=$1 out=$2 variant=$3
-	local -a frags=()
-	local f
-	for f in $FRAGMENTS; do frags+=("$PROJECT_DIR/$f"); done
-	frags+=("$PROJECT_DIR/$FRAGMENT" "$PROJECT_DIR/configs/variants/$variant.config")
+	local -a frags
+	mapfile -t frags < <(config_fragments "$variant")
 	make -s -C "$src" O="$out" ARCH="$ARCH" "$BASE" >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 	make -s -C "$src" O="$out" ARCH="$ARCH" olddefconfig >/dev/null

@@ -13,14 +13,6 @@ usage() {
 	exit 2
 }
 
-# fragments: the fragment files of this build, in merge order.
-fragments() {
-	local f
-	for f in $FRAGMENTS; do echo "$PROJECT_DIR/$f"; done
-	[ "$USE_TARGET_FRAGMENT" != y ] || echo "$PROJECT_DIR/$FRAGMENT"
-	echo "$PROJECT_DIR/configs/variants/$VARIANT.config"
-}
-
 # requested_options FRAGMENT...: the option lines of the fragments, the
 # last one winning for each symbol, as merge_config.sh merges them.
 requested_options() {
@@ -55,7 +47,7 @@ main() {
 	local src=$BUILD_SRC out=$BUILD_OUT
 	[ -f "$src/Makefile" ] || die "no source tree at $src" "run 'make tree apply' first"
 	local -a frags
-	mapfile -t frags < <(fragments)
+	mapfile -t frags < <(config_fragments "$VARIANT")
 
 	stage_start "configure $TARGET-$CONFIG_SET-$VARIANT"
 	stamp=$(echo "$BASE $ARCH $(inputs_hash "${frags[@]}") $(git -C "$src" rev-parse 'HEAD^{tree}')" | inputs_hash /dev/stdin)

@@ -198,3 +198,18 @@ select_build() {
 	# shellcheck disable=SC2034 # read by the stage scripts
 	BUILD_OUT=$(build_dir "$TARGET" "$CONFIG_SET" "$VARIANT")
 }
+
+# config_fragments VARIANT: the fragment files of one build of the loaded
+# config set and target, in merge order (later ones win).
+config_fragments() {
+	local f
+	for f in $FRAGMENTS; do echo "$PROJECT_DIR/$f"; done
+	[ "$USE_TARGET_FRAGMENT" != y ] || echo "$PROJECT_DIR/$FRAGMENT"
+	echo "$PROJECT_DIR/configs/variants/$1.config"
+}
+
+# size_row VMLINUX NAME: one row of the seed's 'size' table.
+size_row() {
+	size "$1" | tail -n 1 |
+		awk -v name="$2" '{ printf "%9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
+}

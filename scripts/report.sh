@@ -73,8 +73,7 @@ section_boot_sizes() {
 	for variant in $VARIANTS; do
 		out=$(build_dir "$TARGET" qemu "$variant")
 		[ -f "$out/.lp-build" ] || { echo "  (no finished build for $variant)"; continue; }
-		size "$out/vmlinux" | tail -n 1 |
-			awk -v name="vmlinux-$variant" '{ printf "  %9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
+		size_row "$out/vmlinux" "vmlinux-$variant" | sed 's/^/  /'
 	done
 }
 

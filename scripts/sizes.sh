@@ -35,8 +35,7 @@ size_table() {
 	local variant base_text=0 base_dec=0 off_text=0 off_dec=0
 	printf '%9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
 	for variant in "${VARIANTS[@]}"; do
-		size "$(vmlinux_of "$variant")" | tail -n 1 |
-			awk -v name="vmlinux-$variant" '{ printf "%9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
+		size_row "$(vmlinux_of "$variant")" "vmlinux-$variant"
 	done
 	read -r base_text _ _ base_dec _ < <(size "$(vmlinux_of vanilla)" | tail -n 1)
 	read -r off_text _ _ off_dec _ < <(size "$(vmlinux_of off)" | tail -n 1)
