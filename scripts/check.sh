@@ -12,6 +12,7 @@ set -euo pipefail
 
 CHECK_LOG_DIR=$RESULTS_DIR/check
 SKIP=77
+# The target the harness fault tests borrow builds from.
 TARGET=x86_64
 
 # --- fast checks --------------------------------------------------------
@@ -90,36 +91,73 @@ test_bench_quick() {
 # --- build and boot ------------------------------------------------------
 
 test_apply_series() { "$PROJECT_DIR/scripts/apply.sh"; }
-test_boot_x86_64_off() { boot_variant "$TARGET" off; }
-test_boot_x86_64_on() { boot_variant "$TARGET" on; }
 
-# result_field VARIANT EXPR: a field of a boot's result JSON.
+# test_boot TARGET VARIANT: configure, build, boot, judge.
+test_boot() { boot_variant "$1" "$2"; }
+
+# result_field TARGET VARIANT EXPR: a field of a boot's result JSON.
 result_field() {
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"r": r}))' \
-		"$RESULTS_DIR/boot-$TARGET-qemu-$1.json" "$2"
+		"$RESULTS_DIR/boot-$1-qemu-$2.json" "$3"
 }
 
-# The variants really differ in CONFIG_LIST_PREFETCH: off is the
-# target's default, on is forced on.
-test_list_prefetch_setting_per_variant() {
-	load_target "$TARGET"
-	local off on
-	off=$(result_field off 'r["list_prefetch"]')
-	on=$(result_field on 'r["list_prefetch"]')
-	echo "LIST_PREFETCH: off=$off (target default $LIST_PREFETCH_DEFAULT), on=$on"
-	[ "$off" = "$LIST_PREFETCH_DEFAULT" ] && [ "$on" = y ]
+# test_list_prefetch_default TARGET: the booted kernel's LIST_PREFETCH is
+# the target's default in the off variant (nothing overridden) and y in
+# the on variant (forced on), if that one is checked.
+test_list_prefetch_default() {
+	load_target "$1"
+	local variant value status=0
+	for variant in $CHECK_VARIANTS; do
+		value=$(result_field "$1" "$variant" 'r["list_prefetch"]')
+		local want=$LIST_PREFETCH_DEFAULT
+		[ "$variant" != on ] || want=y
+		echo "$1 $variant: CONFIG_LIST_PREFETCH=$value (want $want)"
+		[ "$value" = "$want" ] || status=1
+	done
+	return "$status"
 }
 
-# All list, hlist and list_prefetch cases ran and passed in both.
-test_kunit_suites_all_passed() {
+# test_kunit_suites TARGET: every required suite ran, with all its cases
+# passing, in every checked variant.
+test_kunit_suites() {
+	load_target "$1"
+	load_config_set qemu
 	local variant suite passed failed status=0
-	for variant in off on; do
-		for suite in list-kunit-test hlist list_prefetch; do
-			passed=$(result_field "$variant" "r['suites'].get('$suite', {}).get('passed', 0)")
-			failed=$(result_field "$variant" "r['suites'].get('$suite', {}).get('failed', 0)")
-			echo "$variant: $suite passed $passed, failed $failed"
+	for variant in $CHECK_VARIANTS; do
+		for suite in $REQUIRED_SUITES; do
+			passed=$(result_field "$1" "$variant" "r['suites'].get('$suite', {}).get('passed', 0)")
+			failed=$(result_field "$1" "$variant" "r['suites'].get('$suite', {}).get('failed', 0)")
+			echo "$1 $variant: $suite passed $passed, failed $failed"
 			[ "$passed" -gt 0 ] && [ "$failed" -eq 0 ] || status=1
 		done
+	done
+	return "$status"
+}
+
+# test_iterator_prefetch_sites TARGET: read the vmlinux, not Kconfig. The
+# series' KUnit cases that walk a list each hold a prefetch (in the text,
+# or on i386 as an alternative) exactly when LIST_PREFETCH=y.
+test_iterator_prefetch_sites() {
+	load_target "$1"
+	local variant vmlinux value walkers sites with_sites missing status=0
+	for variant in $CHECK_VARIANTS; do
+		vmlinux=$(build_dir "$1" qemu "$variant")/vmlinux
+		value=$(result_field "$1" "$variant" 'r["list_prefetch"]')
+		walkers=$("${CROSS_COMPILE}nm" "$vmlinux" |
+			awk '$3 ~ /^list_prefetch_test_.*(foreach|walk)/ { print $3 }' | sort -u)
+		sites=$("$PROJECT_DIR/scripts/count-prefetches.sh" --functions "$vmlinux" |
+			grep '^list_prefetch_test_' || true)
+		with_sites=$(echo "$sites" | awk 'NF { print $1 }' | sort -u)
+		echo "$1 $variant (LIST_PREFETCH=$value): $(echo "$walkers" | grep -c .) walking cases, $(echo "$with_sites" | grep -c .) cases with a prefetch"
+		echo "$sites" | grep 'foreach ' | head -n 2 | sed 's/^/  e.g. /'
+		[ -n "$walkers" ] || { echo "  no walking cases in $vmlinux"; status=1; continue; }
+		if [ "$value" = y ]; then
+			missing=$(comm -23 <(echo "$walkers") <(echo "$with_sites"))
+			[ -z "$missing" ] || { echo "  walking without a prefetch: $missing"; status=1; }
+		elif [ -n "$with_sites" ]; then
+			echo "  prefetch although LIST_PREFETCH=n: $with_sites"
+			status=1
+		fi
 	done
 	return "$status"
 }
@@ -324,7 +362,7 @@ test_sizes_qemu() {
 
 # --- runner --------------------------------------------------------------
 
-TESTS=(
+FAST_TESTS=(
 	test_shellcheck
 	test_data_files_load
 	test_series_file_complete
@@ -333,10 +371,9 @@ TESTS=(
 	test_bench_walkers_unit_tests
 	test_bench_quick
 	test_apply_series
-	test_boot_x86_64_off
-	test_boot_x86_64_on
-	test_list_prefetch_setting_per_variant
-	test_kunit_suites_all_passed
+)
+
+HARNESS_TESTS=(
 	test_parse_fails_on_warning
 	test_parse_fails_on_oops
 	test_parse_fails_on_failed_case
@@ -351,10 +388,36 @@ TESTS=(
 	test_sizes_qemu
 )
 
+# target_tests: for every target under configs/targets/, its boots and
+# the checks of their results. A new target needs no change here.
+target_tests() {
+	local target variant
+	for target in $(all_targets); do
+		for variant in $(load_target "$target" && echo "$CHECK_VARIANTS"); do
+			echo "test_boot $target $variant"
+		done
+		echo "test_list_prefetch_default $target"
+		echo "test_kunit_suites $target"
+		echo "test_iterator_prefetch_sites $target"
+	done
+}
+
+# all_tests: x86_64 first, as the harness tests borrow its builds.
+all_tests() {
+	printf '%s\n' "${FAST_TESTS[@]}"
+	target_tests | awk '$2 == "x86_64"'
+	printf '%s\n' "${HARNESS_TESTS[@]}"
+	target_tests | awk '$2 != "x86_64"'
+}
+
+# run_test 'FUNCTION [ARG...]': one test, its output in its own log.
 run_test() {
-	local name=$1 logfile=$CHECK_LOG_DIR/$1.log status=0 t0
+	local name=$1 logfile status=0 t0
+	local -a words
+	read -ra words <<<"$name"
+	logfile=$CHECK_LOG_DIR/$(echo "$name" | tr ' ' '-').log
 	t0=$(date +%s)
-	( set -euo pipefail; "$name" ) >"$logfile" 2>&1 || status=$?
+	( set -euo pipefail; "${words[@]}" ) >"$logfile" 2>&1 || status=$?
 	case $status in
 	0) printf 'ok      %-42s %4ss\n' "$name" "$(( $(date +%s) - t0 ))"; passed=$((passed + 1)) ;;
 	"$SKIP") printf 'skip    %-42s %s\n' "$name" "$(tail -n 1 "$logfile")"; skipped=$((skipped + 1)) ;;
@@ -367,8 +430,12 @@ run_test() {
 }
 
 main() {
+	if [ "${1:-}" = --list ]; then
+		all_tests
+		return 0
+	fi
 	local passed=0 failed=0 skipped=0 name selected=("$@")
-	[ ${#selected[@]} -gt 0 ] || selected=("${TESTS[@]}")
+	[ ${#selected[@]} -gt 0 ] || mapfile -t selected < <(all_tests)
 	mkdir -p "$CHECK_LOG_DIR"
 	"$PROJECT_DIR/scripts/tree.sh" >"$CHECK_LOG_DIR/tree.log" 2>&1 || {
 		tail -n 5 "$CHECK_LOG_DIR/tree.log" >&2

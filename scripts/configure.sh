@@ -40,6 +40,17 @@ missing_options() {
 	done
 }
 
+# forget_base_answers CONFIG: drop the base's answer for each symbol of
+# the set's KEEP_DEFAULT. tinyconfig answers every visible prompt 'n';
+# without its answer a symbol takes its Kconfig default (the one a
+# defconfig build gets) unless a fragment sets it.
+forget_base_answers() {
+	local config=$1 symbol
+	for symbol in ${KEEP_DEFAULT:-}; do
+		sed -i -e "/^$symbol=/d" -e "/^# $symbol is not set\$/d" "$config"
+	done
+}
+
 main() {
 	case $# in 2 | 3) ;; *) usage ;; esac
 	local stamp missing
@@ -50,7 +61,7 @@ main() {
 	mapfile -t frags < <(config_fragments "$VARIANT")
 
 	stage_start "configure $TARGET-$CONFIG_SET-$VARIANT"
-	stamp=$(echo "$BASE $ARCH $(inputs_hash "${frags[@]}") $(git -C "$src" rev-parse 'HEAD^{tree}')" | inputs_hash /dev/stdin)
+	stamp=$(echo "$BASE $ARCH ${KEEP_DEFAULT:-} $(inputs_hash "${frags[@]}") $(git -C "$src" rev-parse 'HEAD^{tree}')" | inputs_hash /dev/stdin)
 	if [ -f "$out/.config" ] && [ "$(cat "$out/.lp-config" 2>/dev/null)" = "$stamp" ]; then
 		log "configure: $out/.config is up to date"
 		stage_end
@@ -59,6 +70,7 @@ main() {
 	mkdir -p "$out"
 	rm -f "$out/.lp-config"
 	run make -s -C "$src" O="$out" ARCH="$ARCH" "$BASE" >/dev/null
+	forget_base_answers "$out/.config"
 	run "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 	run make -s -C "$src" O="$out" ARCH="$ARCH" olddefconfig >/dev/null
 	missing=$(missing_options "$out/.config" "${frags[@]}")

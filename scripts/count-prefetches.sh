@@ -3,34 +3,51 @@
 # count-prefetches.sh - count the prefetch instructions in a vmlinux
 # from 'objdump -d', per mnemonic and per section (the alternatives'
 # replacement section included), and the functions that contain one.
-# Prints NAME=value lines.
+# Prints NAME=value lines, or with --functions the sites.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: $0 VMLINUX" >&2; exit 2; }
+usage() {
+	echo "usage: $0 [--functions] VMLINUX   (--functions: one 'function mnemonic' line per site)" >&2
+	exit 2
+}
+
+list_sites=0
+[ "${1:-}" != --functions ] || { list_sites=1; shift; }
+[ $# -eq 1 ] || usage
 vmlinux=$1
 [ -f "$vmlinux" ] || die "no such file: $vmlinux" "build it first"
 
 # objdump names the 3DNow! read prefetch 'prefetch', the SSE ones
-# prefetcht0/1/2 and prefetchnta, the write one prefetchw.
-"${CROSS_COMPILE:-}objdump" -d --no-show-raw-insn "$vmlinux" | awk '
+# prefetcht0/1/2 and prefetchnta, the write one prefetchw; arm64's is
+# prfm (pldl1keep for prefetch(), pstl1keep for prefetchw()).
+"${CROSS_COMPILE:-}objdump" -d --no-show-raw-insn "$vmlinux" | awk -v list_sites="$list_sites" '
 	/^Disassembly of section / { section = $4; sub(":$", "", section); next }
-	/^[0-9a-f]+ <.*>:$/ { func = $2; next }
+	/^[0-9a-f]+ <.*>:$/ { func = $2; gsub(/[<>:]/, "", func); next }
 	{
 		for (i = 2; i <= NF && i <= 3; i++) {
-			if ($i ~ /^prefetch(t0|t1|t2|nta|w|wt1)?$/) {
+			if ($i ~ /^(prefetch(t0|t1|t2|nta|w|wt1)?|prfm)$/) {
 				total++
 				by_insn[$i]++
 				by_section[section]++
 				if (!(func in seen)) { seen[func] = 1; functions++ }
+				if (list_sites) print func, $i
 				break
 			}
 		}
 	}
 	END {
+		if (list_sites) exit
 		printf "total=%d\nfunctions=%d\n", total, functions
-		n = split("prefetch prefetcht0 prefetcht1 prefetcht2 prefetchnta prefetchw prefetchwt1", names, " ")
+		n = split("prefetch prefetcht0 prefetcht1 prefetcht2 prefetchnta prefetchw prefetchwt1 prfm", names, " ")
 		for (i = 1; i <= n; i++) printf "insn_%s=%d\n", names[i], by_insn[names[i]]
 		for (s in by_section) printf "section_%s=%d\n", s, by_section[s]
 	}'
+# x86 alternatives: on i386 every prefetch() is one (nops in the text).
+if [ "$list_sites" = 1 ]; then
+	python3 "$PROJECT_DIR/scripts/alt_prefetches.py" --nm "${CROSS_COMPILE:-}nm" --functions "$vmlinux" |
+		awk '!/=/ { print $1, $3 "(alt:" $2 ")" }'
+else
+	python3 "$PROJECT_DIR/scripts/alt_prefetches.py" --nm "${CROSS_COMPILE:-}nm" "$vmlinux"
+fi

@@ -49,7 +49,7 @@ main() {
 	load_target "$1"
 	require_tree
 	[ -x "$BUSYBOX" ] || die "no static busybox for $TARGET at $BUSYBOX" \
-		"run 'make deps' (installs busybox-static), or set BUSYBOX in configs/targets/$TARGET.conf"
+		"run 'make deps' (installs busybox-static for $BUSYBOX_ARCH), or fix BUSYBOX_ARCH in configs/targets/$TARGET.conf"
 	local out=$LIST_PREFETCH_CACHE/initramfs/$TARGET.cpio.gz tool
 	tool=$(gen_init_cpio)
 	mkdir -p "$(dirname "$out")"

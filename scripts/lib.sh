@@ -98,6 +98,28 @@ load_target() {
 	TARGET=$1
 	load_conf "$PROJECT_DIR/configs/targets/$TARGET.conf"
 	export ARCH CROSS_COMPILE
+	# shellcheck disable=SC2034 # read by initramfs.sh
+	BUSYBOX=$(busybox_path "$BUSYBOX_ARCH")
+}
+
+# all_targets: the names of the targets under configs/targets/.
+all_targets() {
+	local f
+	for f in "$PROJECT_DIR"/configs/targets/*.conf; do
+		f=${f##*/}
+		echo "${f%.conf}"
+	done
+}
+
+# busybox_path DEBIAN_ARCH: the static busybox that is the guest's init.
+# The host's own architecture uses the installed busybox-static; any
+# other is unpacked from its .deb into the cache by scripts/deps.sh.
+busybox_path() {
+	if [ "$1" = "$(dpkg --print-architecture)" ]; then
+		echo /bin/busybox
+	else
+		echo "$LIST_PREFETCH_CACHE/tools/busybox-$1/bin/busybox"
+	fi
 }
 
 load_config_set() {
@@ -210,6 +232,6 @@ config_fragments() {
 
 # size_row VMLINUX NAME: one row of the seed's 'size' table.
 size_row() {
-	size "$1" | tail -n 1 |
+	"${CROSS_COMPILE:-}size" "$1" | tail -n 1 |
 		awk -v name="$2" '{ printf "%9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
 }

@@ -51,6 +51,7 @@ main() {
 		--field "target=$TARGET" --field "config=$CONFIG_SET" --field "variant=$VARIANT" \
 		--field "kernel=$(tree_version "$src")" \
 		--field "list_prefetch=$(config_value LIST_PREFETCH "$out/.config")" \
+		--field "cpu_prefetch_features=$(sed -n 's/.*list-prefetch: cpu prefetch features: //p' "$consolelog" | tr -d '\r' | head -n 1)" \
 		--field "boot_seconds=$(cat "$out/boot.seconds" 2>/dev/null || echo 0)" \
 		--field "console_log=$consolelog" \
 		--output "$result"; then

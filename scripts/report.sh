@@ -5,13 +5,15 @@
 # the stages left in results/ and write it to results/report.txt.
 # A stage that fails is reported and the rest of the report still
 # printed from the results that exist; the exit status says it failed.
+# With --summary-only, only the summary of the results that exist.
 # shellcheck disable=SC2317 # functions called by name (tests, steps)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# The target of the size builds; boots cover every target (TARGETS).
 TARGET=${TARGET:-x86_64}
-VARIANTS=${VARIANTS:-off on}
+TARGETS=${TARGETS:-$(all_targets | tr '\n' ' ')}
 # defconfig takes about an hour cold on 2 cores; SIZE_CONFIGS=qemu skips it.
 SIZE_CONFIGS=${SIZE_CONFIGS:-qemu defconfig}
 FAILED_STEPS=()
@@ -29,12 +31,19 @@ step() {
 	fi
 }
 
+# checked_variants TARGET: the variants make check and the report boot.
+checked_variants() {
+	(load_target "$1" && echo "$CHECK_VARIANTS")
+}
+
 run_pipeline() {
-	local variant config
+	local target variant config
 	"$PROJECT_DIR/scripts/tree.sh" || return 1
 	"$PROJECT_DIR/scripts/apply.sh" || return 1
-	for variant in $VARIANTS; do
-		step "boot $variant" boot_variant "$TARGET" "$variant"
+	for target in $TARGETS; do
+		for variant in $(checked_variants "$target"); do
+			step "boot $target $variant" boot_variant "$target" "$variant"
+		done
 	done
 	# The benchmark first among the measurements: it wants an idle machine.
 	step bench "$PROJECT_DIR/scripts/bench.sh"
@@ -45,35 +54,55 @@ run_pipeline() {
 
 # --- sections ----------------------------------------------------------------
 
-section_variants() {
-	local variant result
-	echo "Variants ($TARGET, qemu config; boot times are TCG: functional only, they say nothing about caches)"
-	printf '  %-8s %-14s %-8s %-40s %s\n' variant LIST_PREFETCH status "KUnit (passed/failed per suite)" "boot (TCG)"
-	for variant in $VARIANTS; do
-		result=$RESULTS_DIR/boot-$TARGET-qemu-$variant.json
-		if [ ! -f "$result" ]; then
-			printf '  %-8s (no result: the pipeline did not get to it)\n' "$variant"
-			continue
-		fi
-		python3 - "$result" "$variant" <<'PY'
+# target_row TARGET VARIANT: one line of the targets table.
+target_row() {
+	local result=$RESULTS_DIR/boot-$1-qemu-$2.json out counts
+	out=$(build_dir "$1" qemu "$2")
+	if [ ! -f "$result" ] || [ ! -f "$out/.lp-build" ]; then
+		printf '  %-10s %-8s (no result: the pipeline did not get to it)\n' "$1" "$2"
+		return
+	fi
+	counts=$(load_target "$1" && "$PROJECT_DIR/scripts/count-prefetches.sh" "$out/vmlinux")
+	python3 - "$result" "$(load_target "$1" && echo "$LIST_PREFETCH_DEFAULT")" "$counts" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-suites = " ".join(f"{n} {s['passed']}/{s['failed']}" for n, s in sorted(r["suites"].items()))
-print(f"  {sys.argv[2]:<8} {r['list_prefetch']:<14} {r['status']:<8} {suites:<40} {float(r['boot_seconds']):.1f}s")
+counts = dict(line.split("=", 1) for line in sys.argv[3].split())
+suites = " ".join(f"{s['passed']}/{s['failed']}" for _, s in sorted(r["suites"].items()))
+features = r.get("cpu_prefetch_features", "?") or "?"
+print(f"  {r['target']:<10} {r['variant']:<8} {sys.argv[2]:<4} {r['list_prefetch']:<4} "
+      f"{counts['total']:>6} {counts['alt_prefetch_sites']:>6} {r['status']:<6} {suites:<22} "
+      f"{float(r['boot_seconds']):>6.1f}s  {features}")
 for p in r["problems"]:
-    print(f"           problem: {p}")
+    print(f"             problem: {p}")
 PY
+}
+
+section_targets() {
+	local target variant
+	echo "Targets (qemu config). dflt: LIST_PREFETCH's default for the target; got: the"
+	echo "booted kernel's; text: prefetch instructions in vmlinux (objdump -d); alt: x86"
+	echo "alternatives that patch one in; KUnit passed/failed per suite (hlist klist"
+	echo "list-kunit-test list_prefetch); boot: TCG, functional only, says nothing about"
+	echo "caches; cpu: the guest CPU's sse/3dnowprefetch (which alternative applies)."
+	printf '  %-10s %-8s %-4s %-4s %6s %6s %-6s %-22s %7s  %s\n' \
+		target variant dflt got text alt status KUnit boot cpu
+	for target in $TARGETS; do
+		for variant in $(checked_variants "$target"); do
+			target_row "$target" "$variant"
+		done
 	done
 }
 
 section_boot_sizes() {
-	local variant out
-	echo "size vmlinux of the booted kernels ($TARGET, qemu config)"
+	local target variant out
+	echo "size vmlinux of the booted kernels (qemu config)"
 	printf '  %9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
-	for variant in $VARIANTS; do
-		out=$(build_dir "$TARGET" qemu "$variant")
-		[ -f "$out/.lp-build" ] || { echo "  (no finished build for $variant)"; continue; }
-		size_row "$out/vmlinux" "vmlinux-$variant" | sed 's/^/  /'
+	for target in $TARGETS; do
+		for variant in $(checked_variants "$target"); do
+			out=$(build_dir "$target" qemu "$variant")
+			[ -f "$out/.lp-build" ] || { echo "  (no finished build for $target $variant)"; continue; }
+			(load_target "$target" && size_row "$out/vmlinux" "$target-$variant") | sed 's/^/  /'
+		done
 	done
 }
 
@@ -117,7 +146,7 @@ section_header() {
 print_report() {
 	section_header
 	echo
-	section_variants
+	section_targets
 	echo
 	section_boot_sizes
 	echo
@@ -129,6 +158,10 @@ print_report() {
 
 main() {
 	local status=0
+	if [ "${1:-}" = --summary-only ]; then
+		print_report
+		return 0
+	fi
 	mkdir -p "$RESULTS_DIR"
 	STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 	: >"$STAGE_TIMES_FILE"
