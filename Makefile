@@ -5,6 +5,7 @@
 #   make check    the test suite (CI runs it through .ci/run)
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
+#   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #
 # Every target chains scripts in scripts/, each of which runs alone too.
 # LIST_PREFETCH_CACHE (default ~/.cache/list-prefetch) holds the kernel
@@ -14,7 +15,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check report bench bisect sizes readme
+.PHONY: help deps tree apply build boot check report bench bisect sizes audit readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -55,6 +56,9 @@ bisect: deps
 
 sizes: tree
 	scripts/sizes.sh $(CONFIG) $(TARGET)
+
+audit: apply
+	scripts/audit.sh
 
 # After make report: copy the results the README quotes into
 # results/examples/ and paste them into README.md.

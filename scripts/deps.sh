@@ -16,6 +16,7 @@ COMMON_PACKAGES=(
 	busybox-static		# the guest's init
 	shellcheck		# make check lints the scripts
 	gnuplot-nox		# make bench plots
+	coccinelle		# make audit: spatch
 )
 
 # wanted_packages: the common packages and every target's own.

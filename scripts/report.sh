@@ -45,6 +45,7 @@ run_pipeline() {
 			step "boot $target $variant" boot_variant "$target" "$variant"
 		done
 	done
+	step audit "$PROJECT_DIR/scripts/audit.sh"
 	# The benchmark first among the measurements: it wants an idle machine.
 	step bench "$PROJECT_DIR/scripts/bench.sh"
 	for config in $SIZE_CONFIGS; do
@@ -125,6 +126,10 @@ section_sizes() {
 	done
 }
 
+section_audit() {
+	include_result audit.txt "== make audit (coccinelle sweep of the tree)"
+}
+
 section_bench() {
 	include_result bench.txt "== make bench (host CPU: real timings)"
 	[ ! -f "$RESULTS_DIR/bench.png" ] || echo "  plot: results/bench.png"
@@ -151,6 +156,8 @@ print_report() {
 	section_boot_sizes
 	echo
 	section_sizes
+	section_audit
+	echo
 	section_bench
 	echo
 	section_stage_times
