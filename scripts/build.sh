@@ -46,13 +46,23 @@ main() {
 	if ! run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 		CC="$cc" -j"$(make_jobs)" "${goals[@]}"; then
 		grep -E 'error|Error' "$out/build.log" | head -20 >&2 || true
+		# The log may not say so: it is on the disk that filled up.
+		if grep -q 'No space left on device' "$out/build.log" ||
+			[ "$(df -k --output=avail "$out" | tail -n 1)" -lt 1024 ]; then
+			die "the disk is full: build of $TARGET-$CONFIG_SET-$VARIANT stopped ($(df -h --output=avail "$out" | tail -n 1 | tr -d ' ') left on $(df --output=target "$out" | tail -n 1)); full log: $out/build.log" \
+				"free space there (old build directories in $BUILD_ROOT can go), or set LIST_PREFETCH_CACHE to a bigger disk, then re-run: the build resumes"
+		fi
 		die "build of $TARGET-$CONFIG_SET-$VARIANT failed; full log: $out/build.log" \
 			"read the first error above; if the tree changed, re-run 'make apply'"
 	fi
 	[ -n "$BUILD_GOALS" ] || [ -f "$out/$IMAGE" ] ||
 		die "build finished but $out/$IMAGE is missing" "check IMAGE in configs/targets/$TARGET.conf"
 	echo "$stamp" >"$out/.lp-build"
-	log "build: $out/vmlinux ($(stat -c %s "$out/vmlinux") bytes)"
+	if [ -f "$out/vmlinux" ]; then
+		log "build: $out/vmlinux ($(stat -c %s "$out/vmlinux") bytes)"
+	else
+		log "build: $BUILD_GOALS done in $out"
+	fi
 	stage_end
 }
 

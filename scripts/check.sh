@@ -363,6 +363,92 @@ test_missing_package_is_named() {
 	return "$status"
 }
 
+# small_build_project: a copy of the project whose qemu builds stop at
+# one object (lib/list_sort.o): a real kbuild run, minutes not ten.
+small_build_project() {
+	local scratch
+	scratch=$(scratch_project)
+	sed -i 's|^BUILD_GOALS=.*|BUILD_GOALS="lib/list_sort.o"|' "$scratch/configs/sets/qemu.conf"
+	echo "$scratch"
+}
+
+# A cache of symlinks to the real trees, with its own empty build root.
+linked_cache() {
+	mkdir -p "$1/tree"
+	ln -s "$TREE_DIR" "$1/tree/pristine"
+	ln -s "$SERIES_DIR" "$1/tree/series"
+}
+
+# results_digest: one hash of everything under results/ but check's logs.
+results_digest() {
+	find "$RESULTS_DIR" -path "$CHECK_LOG_DIR" -prune -o -type f -print0 | sort -z |
+		xargs -0 cat | sha256sum
+}
+
+# SIGINT in the middle of a build: the build stops at once with status
+# 130, leaves no finished-build stamp (so boot.sh refuses it rather than
+# booting a half-built kernel), and the re-run resumes and completes.
+test_interrupted_build_resumes() {
+	local project cache status=0 pid rc=0 before
+	project=$(small_build_project)
+	cache=$project/cache
+	linked_cache "$cache"
+	before=$(results_digest)
+	export LIST_PREFETCH_CACHE=$cache
+	"$project/scripts/configure.sh" "$TARGET" off qemu >"$project/configure.log" 2>&1 ||
+		{ cat "$project/configure.log"; return 1; }
+	# Job control: the build gets its own process group, and SIGINT is
+	# not ignored in it as it would be in a plain background job; the
+	# signal goes to the whole group, as Ctrl-C in a terminal does.
+	set -m
+	"$project/scripts/build.sh" "$TARGET" off qemu >"$project/build1.log" 2>&1 &
+	pid=$!
+	set +m
+	sleep 20
+	kill -INT -- "-$pid"
+	wait "$pid" || rc=$?
+	local out=$cache/build/$TARGET-qemu-off
+	echo "interrupted build exited with $rc after $(grep -c . "$out/build.log") lines of make output"
+	[ "$rc" -ne 0 ] || { echo "the build was not interrupted"; status=1; }
+	[ ! -f "$out/.lp-build" ] || { echo "an interrupted build left a finished-build stamp"; status=1; }
+	expect_failure "$project/boot.log" "has no finished build" "run 'scripts/build.sh" \
+		"$project/scripts/boot.sh" "$TARGET" off qemu || status=1
+	if "$project/scripts/build.sh" "$TARGET" off qemu >"$project/build2.log" 2>&1; then
+		echo "re-run: $(grep -E '^build: ' "$project/build2.log")"
+	else
+		tail -n 5 "$project/build2.log"
+		status=1
+	fi
+	if [ ! -f "$out/.lp-build" ] || [ ! -f "$out/lib/list_sort.o" ]; then
+		echo "the re-run did not finish"
+		status=1
+	fi
+	[ "$(results_digest)" = "$before" ] || { echo "results/ changed"; status=1; }
+	rm -rf "$project"
+	return "$status"
+}
+
+# The disk fills up during a build (a 4 MiB tmpfs as the build root):
+# the error says so, names the fix, and results/ is untouched.
+test_disk_full_is_named() {
+	[ "$(id -u)" = 0 ] || { echo "needs root to mount a small tmpfs"; return "$SKIP"; }
+	local project cache status=0 before
+	project=$(small_build_project)
+	cache=$project/cache
+	linked_cache "$cache"
+	mkdir -p "$cache/build"
+	mount -t tmpfs -o size=4m list-prefetch-check "$cache/build"
+	before=$(results_digest)
+	LIST_PREFETCH_CACHE=$cache "$project/scripts/configure.sh" "$TARGET" off qemu >/dev/null 2>&1 &&
+		LIST_PREFETCH_CACHE=$cache expect_failure "$project/out" \
+			'the disk is full: build of .* stopped' 'free space there' \
+			"$project/scripts/build.sh" "$TARGET" off qemu || status=1
+	[ "$(results_digest)" = "$before" ] || { echo "results/ changed"; status=1; }
+	umount "$cache/build"
+	rm -rf "$project"
+	return "$status"
+}
+
 # --- sizes ----------------------------------------------------------------
 
 # objects_of FILTER: the off build's objects of the .c files the series
@@ -412,6 +498,8 @@ HARNESS_TESTS=(
 	test_tree_wrong_version_is_named
 	test_patch_that_no_longer_applies_is_named
 	test_missing_package_is_named
+	test_interrupted_build_resumes
+	test_disk_full_is_named
 	test_sizes_qemu
 )
 

@@ -176,6 +176,7 @@ main() {
 	run_pipeline || status=$?
 	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
 	section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"
+	section_targets | write_atomic "$RESULTS_DIR/targets.txt"
 	print_report | write_atomic "$RESULTS_DIR/report.txt"
 	echo
 	cat "$RESULTS_DIR/report.txt"
