@@ -30,6 +30,7 @@ vmlinux=$1
 			if ($i ~ /^(prefetch(t0|t1|t2|nta|w|wt1)?|prfm)$/) {
 				total++
 				by_insn[$i]++
+				if ($i == "prfm") { op = $(i + 1); sub(",.*", "", op); prfm_op[op]++ }
 				by_section[section]++
 				if (!(func in seen)) { seen[func] = 1; functions++ }
 				if (list_sites) print func, $i
@@ -43,6 +44,7 @@ vmlinux=$1
 		n = split("prefetch prefetcht0 prefetcht1 prefetcht2 prefetchnta prefetchw prefetchwt1 prfm", names, " ")
 		for (i = 1; i <= n; i++) printf "insn_%s=%d\n", names[i], by_insn[names[i]]
 		for (s in by_section) printf "section_%s=%d\n", s, by_section[s]
+		for (o in prfm_op) printf "prfm_%s=%d\n", o, prfm_op[o]
 	}'
 # x86 alternatives: on i386 every prefetch() is one (nops in the text).
 if [ "$list_sites" = 1 ]; then

@@ -5,7 +5,8 @@
 # the stages left in results/ and write it to results/report.txt.
 # A stage that fails is reported and the rest of the report still
 # printed from the results that exist; the exit status says it failed.
-# With --summary-only, only the summary of the results that exist.
+# With --summary-only, only the summary of the results that exist (and
+# results/targets.txt, the targets table, from them).
 # shellcheck disable=SC2317 # functions called by name (tests, steps)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -73,6 +74,10 @@ features = r.get("cpu_prefetch_features", "?") or "?"
 print(f"  {r['target']:<10} {r['variant']:<8} {sys.argv[2]:<4} {r['list_prefetch']:<4} "
       f"{counts['total']:>6} {counts['alt_prefetch_sites']:>6} {r['status']:<6} {suites:<22} "
       f"{float(r['boot_seconds']):>6.1f}s  {features}")
+prfm = {k[5:]: v for k, v in counts.items() if k.startswith("prfm_")}
+if prfm:
+    print("             prfm by operation: " + ", ".join(f"{k} {v}" for k, v in sorted(prfm.items()))
+          + " (prefetch() is pldl1keep, prefetchw() pstl1keep)")
 for p in r["problems"]:
     print(f"             problem: {p}")
 PY
@@ -166,6 +171,8 @@ print_report() {
 main() {
 	local status=0
 	if [ "${1:-}" = --summary-only ]; then
+		STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
+		section_targets | write_atomic "$RESULTS_DIR/targets.txt"
 		print_report
 		return 0
 	fi
