@@ -68,11 +68,15 @@ main() {
 		die "the walkers' unit tests failed: a walker visits the wrong nodes" \
 			"fix bench/walkers.c or bench/nodes.c before trusting any timing"
 	warn_if_busy
-	local -a args=(--csv "$RESULTS_DIR/$name.csv.tmp")
+	# Temp names of this run's own: two runs never write the same file.
+	local csv_tmp txt_tmp
+	csv_tmp=$(mktemp "$RESULTS_DIR/$name.csv.tmp.XXXXXX")
+	txt_tmp=$(mktemp "$RESULTS_DIR/$name.txt.tmp.XXXXXX")
+	local -a args=(--csv "$csv_tmp")
 	[ "$mode" = full ] || args+=(--quick)
-	run "$BENCH_BUILD/listbench" "${args[@]}" | tee "$RESULTS_DIR/$name.txt.tmp"
-	mv -f "$RESULTS_DIR/$name.csv.tmp" "$RESULTS_DIR/$name.csv"
-	mv -f "$RESULTS_DIR/$name.txt.tmp" "$RESULTS_DIR/$name.txt"
+	run "$BENCH_BUILD/listbench" "${args[@]}" | tee "$txt_tmp"
+	mv -f "$csv_tmp" "$RESULTS_DIR/$name.csv"
+	mv -f "$txt_tmp" "$RESULTS_DIR/$name.txt"
 	plot "$RESULTS_DIR/$name.csv" "$RESULTS_DIR/$name.png"
 	log "bench: results/$name.txt, results/$name.csv, results/$name.png"
 	stage_end
