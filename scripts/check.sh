@@ -385,6 +385,10 @@ results_digest() {
 		xargs -0 cat | sha256sum
 }
 
+line_count() {
+	if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi
+}
+
 # SIGINT in the middle of a build: the build stops at once with status
 # 130, leaves no finished-build stamp (so boot.sh refuses it rather than
 # booting a half-built kernel), and the re-run resumes and completes.
@@ -395,8 +399,11 @@ test_interrupted_build_resumes() {
 	linked_cache "$cache"
 	before=$(results_digest)
 	export LIST_PREFETCH_CACHE=$cache
+	# Without ccache the build takes long enough to be caught midway.
+	export CCACHE_DISABLE=1
 	"$project/scripts/configure.sh" "$TARGET" off qemu >"$project/configure.log" 2>&1 ||
 		{ cat "$project/configure.log"; return 1; }
+	local out=$cache/build/$TARGET-qemu-off
 	# Job control: the build gets its own process group, and SIGINT is
 	# not ignored in it as it would be in a plain background job; the
 	# signal goes to the whole group, as Ctrl-C in a terminal does.
@@ -404,12 +411,14 @@ test_interrupted_build_resumes() {
 	"$project/scripts/build.sh" "$TARGET" off qemu >"$project/build1.log" 2>&1 &
 	pid=$!
 	set +m
-	sleep 20
-	kill -INT -- "-$pid"
+	# Interrupt once make is well under way (30 lines of its output).
+	while kill -0 "$pid" 2>/dev/null && [ "$(line_count "$out/build.log")" -lt 30 ]; do
+		sleep 0.2
+	done
+	kill -INT -- "-$pid" || { echo "the build ended before it could be interrupted"; return 1; }
 	wait "$pid" || rc=$?
-	local out=$cache/build/$TARGET-qemu-off
 	echo "interrupted build exited with $rc after $(grep -c . "$out/build.log") lines of make output"
-	[ "$rc" -ne 0 ] || { echo "the build was not interrupted"; status=1; }
+	[ "$rc" -eq 130 ] || { echo "the interrupted build did not exit with 130 (SIGINT)"; status=1; }
 	[ ! -f "$out/.lp-build" ] || { echo "an interrupted build left a finished-build stamp"; status=1; }
 	expect_failure "$project/boot.log" "has no finished build" "run 'scripts/build.sh" \
 		"$project/scripts/boot.sh" "$TARGET" off qemu || status=1
