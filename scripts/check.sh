@@ -198,9 +198,8 @@ scratch_cache() {
 	scratch=$(mktemp -d)
 	real_out=$(build_dir "$TARGET" qemu off)
 	out=$scratch/build/$(basename "$real_out")
-	mkdir -p "$scratch/tree" "$out/arch/x86/boot" "$scratch/results"
-	ln -s "$TREE_DIR" "$scratch/tree/pristine"
-	ln -s "$SERIES_DIR" "$scratch/tree/series"
+	mkdir -p "$out/arch/x86/boot" "$scratch/results"
+	linked_cache "$scratch"
 	cp "$real_out/.config" "$real_out/.lp-build" "$real_out/console.log" "$out/"
 	ln -s "$real_out/arch/x86/boot/bzImage" "$out/arch/x86/boot/bzImage"
 	echo ok >"$out/boot.status"
@@ -279,9 +278,7 @@ test_boot_fails_on_timeout() {
 test_configure_names_lost_options() {
 	local scratch status=0
 	scratch=$(mktemp -d)
-	mkdir -p "$scratch/cache/tree"
-	ln -s "$TREE_DIR" "$scratch/cache/tree/pristine"
-	ln -s "$SERIES_DIR" "$scratch/cache/tree/series"
+	linked_cache "$scratch/cache"
 	# A copy of the project whose off variant switches off SHMEM, on
 	# which the qemu fragment's CONFIG_TMPFS=y depends.
 	cp -r "$PROJECT_DIR/scripts" "$PROJECT_DIR/configs" "$scratch/"
