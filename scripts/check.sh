@@ -514,7 +514,7 @@ HARNESS_TESTS=(
 target_tests() {
 	local target variant
 	for target in $(all_targets); do
-		for variant in $(load_target "$target" && echo "$CHECK_VARIANTS"); do
+		for variant in $(checked_variants "$target"); do
 			echo "test_boot $target $variant"
 		done
 		echo "test_list_prefetch_default $target"

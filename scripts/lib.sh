@@ -111,6 +111,11 @@ all_targets() {
 	done
 }
 
+# checked_variants TARGET: the variants make check and make report boot.
+checked_variants() {
+	(load_target "$1" && echo "$CHECK_VARIANTS")
+}
+
 # busybox_path DEBIAN_ARCH: the static busybox that is the guest's init.
 # The host's own architecture uses the installed busybox-static; any
 # other is unpacked from its .deb into the cache by scripts/deps.sh.

@@ -32,11 +32,6 @@ step() {
 	fi
 }
 
-# checked_variants TARGET: the variants make check and the report boot.
-checked_variants() {
-	(load_target "$1" && echo "$CHECK_VARIANTS")
-}
-
 run_pipeline() {
 	local target variant config
 	"$PROJECT_DIR/scripts/tree.sh" || return 1
