@@ -6,6 +6,7 @@
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
+#   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #
 # Every target chains scripts in scripts/, each of which runs alone too.
 # LIST_PREFETCH_CACHE (default ~/.cache/list-prefetch) holds the kernel
@@ -15,7 +16,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check report bench bisect sizes audit readme
+.PHONY: help deps tree apply build boot check report bench guest-bench bisect sizes audit readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -49,6 +50,11 @@ report: deps
 
 bench: deps
 	scripts/bench.sh
+
+# RUNS boots per variant (default 5); under TCG, functional only.
+RUNS ?= 5
+guest-bench: apply
+	scripts/guest-bench.sh --runs $(RUNS)
 
 # Long: builds every step of the series in both variants.
 bisect: deps

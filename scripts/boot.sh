@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# boot.sh - boot one built variant in QEMU (TCG) with the target's
-# initramfs, console to <build>/console.log, under a hard timeout.
+# boot.sh - boot one built variant in QEMU (TCG) with its initramfs
+# (initramfs.sh), console to <build>/console.log, under a hard timeout.
 # The guest runs the built-in KUnit suites, then its init, then exits
 # QEMU with 'reboot -f'. Checking the log is parse.sh's job.
 set -euo pipefail
@@ -9,8 +9,22 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (BOOT_TIMEOUT=seconds, default 300)" >&2
+	cat >&2 <<USAGE
+usage: $0 TARGET VARIANT [CONFIG_SET]
+  BOOT_TIMEOUT=seconds  give up on the guest after this long (default 300)
+  ACCEL=tcg|kvm         tcg (default) emulates; kvm only where scripts/kvm-probe.sh says it works
+  BOOT_APPEND=...       more kernel command line (e.g. lp_bench=quick)
+USAGE
 	exit 2
+}
+
+# accel_args: QEMU's arguments for ACCEL; the host CPU under KVM.
+accel_args() {
+	case "${ACCEL:-tcg}" in
+	tcg) ;;
+	kvm) echo "-enable-kvm -cpu host" ;;
+	*) die "unknown ACCEL '$ACCEL'" "use ACCEL=tcg or ACCEL=kvm" ;;
+	esac
 }
 
 main() {
@@ -21,17 +35,19 @@ main() {
 	[ -f "$out/.lp-build" ] || die "$out has no finished build" \
 		"run 'scripts/build.sh $TARGET $VARIANT $CONFIG_SET'"
 	need_cmd "$QEMU" "qemu-system-$ARCH (see 'make deps')"
-	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$TARGET")
+	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$TARGET" "$VARIANT" "$CONFIG_SET")
 	consolelog=$out/console.log
-	local timeout=${BOOT_TIMEOUT:-300}
+	local timeout=${BOOT_TIMEOUT:-300} accel
+	accel=$(accel_args)
 
 	stage_start "boot $TARGET-$CONFIG_SET-$VARIANT"
 	rm -f "$out/boot.status" "$out/boot.seconds"
+	echo "${ACCEL:-tcg}" >"$out/boot.accel"
 	t0=$(date +%s.%N)
-	# shellcheck disable=SC2086 # QEMU_ARGS is a list of arguments
-	run timeout --kill-after=10 "$timeout" "$QEMU" $QEMU_ARGS \
+	# shellcheck disable=SC2046,SC2086 # lists of arguments; the set's and KVM's replace the target's
+	run timeout --kill-after=10 "$timeout" "$QEMU" $(qemu_args $GUEST_QEMU_ARGS $accel) \
 		-kernel "$out/$IMAGE" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 oops=panic" \
+		-append "console=$CONSOLE panic=-1 oops=panic ${BOOT_APPEND:-}" \
 		-display none -monitor none -serial "file:$consolelog" \
 		-no-reboot </dev/null || status=$?
 	echo "$(date +%s.%N) - $t0" | bc >"$out/boot.seconds"
@@ -49,7 +65,11 @@ main() {
 			"run the QEMU command above by hand to see its error"
 		;;
 	esac
-	log "boot: guest exited after $(cat "$out/boot.seconds")s (TCG: functional timing only)"
+	if [ "${ACCEL:-tcg}" = tcg ]; then
+		log "boot: guest exited after $(cat "$out/boot.seconds")s (TCG: functional timing only)"
+	else
+		log "boot: guest exited after $(cat "$out/boot.seconds")s (KVM)"
+	fi
 	stage_end
 }
 

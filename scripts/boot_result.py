@@ -30,6 +30,8 @@ def main():
     parser.add_argument("--required", nargs="*", default=[])
     parser.add_argument("--splats", required=True,
                         help="file with one splat line per line")
+    parser.add_argument("--guest-output",
+                        help="file with what the guest's programs printed")
     parser.add_argument("--field", action="append", default=[],
                         metavar="NAME=VALUE", help="copied into the result")
     parser.add_argument("--problem", action="append", default=[],
@@ -54,6 +56,12 @@ def main():
         for name, cases in suites(tree)}
     with open(args.splats) as f:
         result["splats"] = [line.rstrip("\n") for line in f if line.strip()]
+
+    result["guest_output"] = []
+    if args.guest_output:
+        with open(args.guest_output) as f:
+            result["guest_output"] = [line.rstrip("\n") for line in f
+                                      if line.strip()]
 
     problems = [f"suite {name} is missing" for name in args.required
                 if name not in result["suites"]]

@@ -11,6 +11,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 CHECK_LOG_DIR=$RESULTS_DIR/check
+# The results every fault test must leave intact (the tests point
+# RESULTS_DIR at scratch directories for the scripts they break).
+REAL_RESULTS_DIR=$RESULTS_DIR
 SKIP=77
 # The target the harness fault tests borrow builds from.
 TARGET=x86_64
@@ -120,10 +123,11 @@ test_apply_series() { "$PROJECT_DIR/scripts/apply.sh"; }
 # test_boot TARGET VARIANT: configure, build, boot, judge.
 test_boot() { boot_variant "$1" "$2"; }
 
-# result_field TARGET VARIANT EXPR: a field of a boot's result JSON.
+# result_field TARGET VARIANT EXPR [CONFIG_SET]: a field of a boot's
+# result JSON (default: of the qemu set).
 result_field() {
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"r": r}))' \
-		"$RESULTS_DIR/boot-$1-qemu-$2.json" "$3"
+		"$RESULTS_DIR/boot-$1-${4:-qemu}-$2.json" "$3"
 }
 
 # test_list_prefetch_default TARGET: the booted kernel's LIST_PREFETCH is
@@ -187,6 +191,80 @@ test_iterator_prefetch_sites() {
 	return "$status"
 }
 
+# --- debug kernels -------------------------------------------------------
+
+# test_debug_boot TARGET VARIANT: the debug set (KASAN, UBSAN, lockdep,
+# PROVE_RCU, DEBUG_LIST, DEBUG_OBJECTS, two CPUs) builds, boots, passes
+# the KUnit suites and runs guest/stress.c and the module cycles with
+# no splat: parse.sh fails the boot on any.
+test_debug_boot() { boot_variant "$1" "$2" debug; }
+
+# test_debug_checkers_ran TARGET: no splat means something only if the
+# checkers were there and the load really ran: every debug boot's log
+# shows KASAN and lockdep starting and both CPUs up, and its result has
+# every stress worker, the module cycles and the concurrent RCU case.
+test_debug_checkers_ran() {
+	load_target "$1"
+	local variant log marker status=0
+	local -a markers=('KernelAddressSanitizer initialized' 'Lock dependency validator'
+		'Brought up 1 node, 2 CPUs' 'stress: 0 of 5 workers failed'
+		'stress: module listbench loaded and removed 3 times, ok'
+		'ok [0-9]* list_prefetch_test_hlist_rcu_concurrent_writer')
+	for variant in $CHECK_VARIANTS; do
+		log=$(build_dir "$1" debug "$variant")/console.log
+		for marker in "${markers[@]}"; do
+			if grep -aq -- "$marker" "$log"; then
+				echo "$1 $variant: $marker"
+			else
+				echo "$1 $variant: MISSING: $marker"
+				status=1
+			fi
+		done
+		grep -a 'workers\|: [a-z]*: .* rounds\|list_prefetch_test_hlist_rcu_concurrent_writer: ' "$log" |
+			sed "s/^/  $variant: /"
+		echo "$1 $variant: $(result_field "$1" "$variant" 'len(r["splats"])' debug) splats," \
+			"status $(result_field "$1" "$variant" 'r["status"]' debug)"
+		[ "$(result_field "$1" "$variant" 'r["status"]' debug)" = pass ] || status=1
+	done
+	return "$status"
+}
+
+# --- in-guest A/B ----------------------------------------------------------
+
+# The short in-guest A/B: the bench set's off and on kernels, one boot
+# each with the quick workloads. Every metric (listbench's walks, the
+# four workloads) has a positive figure from both variants, each boot's
+# listbench ran the kernel its name says, and under TCG the summary
+# carries the "functional only" label.
+test_guest_bench_quick() {
+	"$PROJECT_DIR/scripts/guest-bench.sh" --quick || return 1
+	python3 - "$RESULTS_DIR/guest-bench.json" "$RESULTS_DIR/guest-bench.txt" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+bad = list(r["problems"])
+listbench = [row for row in r["rows"] if row["metric"].startswith("listbench")]
+workloads = {row["metric"] for row in r["rows"]} - {row["metric"] for row in listbench}
+# quick: 2 sizes x 2 layouts x 3 walks, and the four workloads
+if len(listbench) != 12:
+    bad.append(f"{len(listbench)} listbench figures, want 12")
+want = {"hackbench", "perf-sched-pipe", "perf-sched-messaging", "tmpfs-metadata"}
+if workloads != want:
+    bad.append(f"workloads {sorted(workloads)}, want {sorted(want)}")
+for row in r["rows"]:
+    for variant in ("off", "on"):
+        median = row.get(variant, {}).get("median")
+        if not median or median <= 0:
+            bad.append(f"{row['metric']}: {variant} has no positive figure")
+if r["accel"] == "tcg" and "functional only — TCG models no caches" not in text:
+    bad.append("TCG figures without the functional-only label")
+print(f"accel {r['accel']}, {len(r['rows'])} metrics, boots {r['runs']}")
+for b in bad:
+    print("problem:", b)
+sys.exit(1 if bad else 0)
+PY
+}
+
 # --- the harness fails loudly ---------------------------------------------
 #
 # These run the stage scripts against a scratch cache (the real tree
@@ -207,11 +285,13 @@ scratch_cache() {
 	echo "$scratch"
 }
 
-# expect_failure OUTPUT_FILE CAUSE FIX CMD...: CMD must fail, and its
-# output must name the cause (CAUSE) and the fix (FIX, after "fix: ").
+# expect_failure OUTPUT_FILE CAUSE FIX CMD...: CMD must fail, its output
+# must name the cause (CAUSE) and the fix (FIX, after "fix: "), and the
+# results under results/ must be what they were before.
 expect_failure() {
-	local output=$1 cause=$2 fix=$3 pattern
+	local output=$1 cause=$2 fix=$3 pattern before
 	shift 3
+	before=$(results_digest)
 	if "$@" >"$output" 2>&1; then
 		echo "expected a failure, but it passed: $*"
 		return 1
@@ -222,8 +302,11 @@ expect_failure() {
 			cat "$output"
 			return 1
 		fi
-		grep -E -- "$pattern" "$output" | head -n 3
 	done
+	# What the user saw: the error, the failures named, the fix.
+	grep -E '^ *(error:|fix:|FAIL:|did not survive )' "$output"
+	[ "$(results_digest)" = "$before" ] || { echo "results/ changed"; return 1; }
+	echo "results/ intact"
 }
 
 # parse_doctored_log SED_SCRIPT PATTERN: parse.sh on the off boot's log
@@ -264,14 +347,48 @@ test_parse_fails_without_init() {
 	parse_doctored_log '/list-prefetch: guest/d' 'the guest never reached init'
 }
 
+# project_with_init SCRIPT: a copy of the project whose guest/init is
+# SCRIPT (test-only, sh), to provoke what a real guest could do.
+project_with_init() {
+	local project
+	project=$(scratch_project)
+	printf '#!/bin/busybox sh\n/bin/busybox --install -s /bin\necho "list-prefetch: guest init reached"\n%s\n' \
+		"$1" >"$project/guest/init"
+	echo "$project"
+}
+
+# A guest that hangs: its init sleeps instead of leaving QEMU. boot.sh
+# must give up at BOOT_TIMEOUT, say so, and show the log's last lines.
 test_boot_fails_on_timeout() {
-	local scratch status=0
-	scratch=$(scratch_cache)
-	LIST_PREFETCH_CACHE=$scratch BOOT_TIMEOUT=1 expect_failure "$scratch/out" \
-		'QEMU did not exit within 1s .*console log: ' \
+	local project cache status=0
+	project=$(project_with_init 'exec sleep 100000')
+	cache=$(scratch_cache)
+	LIST_PREFETCH_CACHE=$cache BOOT_TIMEOUT=30 expect_failure "$project/out" \
+		'QEMU did not exit within 30s .*console log: ' \
 		'.*BOOT_TIMEOUT' \
-		"$PROJECT_DIR/scripts/boot.sh" "$TARGET" off qemu || status=1
-	rm -rf "$scratch"
+		"$project/scripts/boot.sh" "$TARGET" off qemu || status=1
+	grep -q 'console: .*guest init reached' "$project/out" ||
+		{ echo "the console's last lines are not shown"; status=1; }
+	rm -rf "$project" "$cache"
+	return "$status"
+}
+
+# A guest that panics: its init exits, and the kernel panics with
+# "Attempted to kill init!". QEMU leaves (panic=-1, -no-reboot), so the
+# boot itself succeeds; parse.sh must fail it and quote the panic.
+test_boot_fails_on_panic() {
+	local project cache status=0
+	project=$(project_with_init 'exit 3')
+	cache=$(scratch_cache)
+	export LIST_PREFETCH_CACHE=$cache RESULTS_DIR=$cache/results
+	"$project/scripts/boot.sh" "$TARGET" off qemu >"$project/boot.log" 2>&1 ||
+		{ echo "boot.sh failed:"; tail -n 5 "$project/boot.log"; return 1; }
+	expect_failure "$project/out" \
+		'splat: Kernel panic - not syncing: Attempted to kill init' \
+		'a failed case names its suite' \
+		"$project/scripts/parse.sh" "$TARGET" off qemu || status=1
+	grep -q 'console log: ' "$project/out" || { echo "the log path is not named"; status=1; }
+	rm -rf "$project" "$cache"
 	return "$status"
 }
 
@@ -378,7 +495,7 @@ linked_cache() {
 
 # results_digest: one hash of everything under results/ but check's logs.
 results_digest() {
-	find "$RESULTS_DIR" -path "$CHECK_LOG_DIR" -prune -o -type f -print0 | sort -z |
+	find "$REAL_RESULTS_DIR" -path "$CHECK_LOG_DIR" -prune -o -type f -print0 | sort -z |
 		xargs -0 cat | sha256sum
 }
 
@@ -499,6 +616,7 @@ HARNESS_TESTS=(
 	test_parse_fails_on_missing_suite
 	test_parse_fails_without_init
 	test_boot_fails_on_timeout
+	test_boot_fails_on_panic
 	test_configure_names_lost_options
 	test_tree_missing_is_named
 	test_tree_wrong_version_is_named
@@ -523,12 +641,41 @@ target_tests() {
 	done
 }
 
+# debug_tests: the debug set's boots and the check of what they ran.
+debug_tests() {
+	local target variant
+	for target in $(set_targets debug); do
+		for variant in $(checked_variants "$target"); do
+			echo "test_debug_boot $target $variant"
+		done
+		echo "test_debug_checkers_ran $target"
+	done
+}
+
 # all_tests: x86_64 first, as the harness tests borrow its builds.
 all_tests() {
 	printf '%s\n' "${FAST_TESTS[@]}"
 	target_tests | awk '$2 == "x86_64"'
 	printf '%s\n' "${HARNESS_TESTS[@]}"
+	debug_tests
+	echo test_guest_bench_quick
 	target_tests | awk '$2 != "x86_64"'
+}
+
+# failure_gallery: what each provoked fault printed (its error:, FAIL:
+# and fix: lines, as expect_failure found them), for the README; scratch
+# paths shortened to "...".
+failure_gallery() {
+	local name logfile
+	for name in "${HARNESS_TESTS[@]}"; do
+		logfile=$CHECK_LOG_DIR/$name.log
+		if [ ! -f "$logfile" ] || ! grep -q '^results/ intact$' "$logfile"; then
+			continue
+		fi
+		echo "$name:"
+		grep -E '^ *(error|fix|FAIL|did not survive)' "$logfile" |
+			sed -E "s|/tmp/tmp\.[A-Za-z0-9]+|...|g; s|$LIST_PREFETCH_CACHE|~/.cache/list-prefetch|g; s|^ *|  |"
+	done
 }
 
 # run_test 'FUNCTION [ARG...]': one test, its output in its own log.
@@ -567,6 +714,7 @@ main() {
 	for name in "${selected[@]}"; do
 		run_test "$name"
 	done
+	failure_gallery | write_atomic "$RESULTS_DIR/failures.txt"
 	echo "wall time: $((SECONDS - t0))s for ${#selected[@]} tests (host: $(host_description))"
 	if [ "$skipped" -gt 0 ]; then
 		echo "$passed passed, $failed failed, $skipped skipped"

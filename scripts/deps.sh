@@ -17,6 +17,7 @@ COMMON_PACKAGES=(
 	shellcheck		# make check lints the scripts
 	gnuplot-nox		# make bench plots
 	coccinelle		# make audit: spatch
+	rt-tests linux-perf	# make guest-bench: hackbench, perf bench in the guest
 )
 
 # wanted_packages: the common packages and every target's own.

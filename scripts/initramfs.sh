@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# initramfs.sh - pack the guest's initramfs for one target: its static
-# busybox as /bin/busybox, guest/init as /init, guest/run.d/ as
-# /guest/run.d/. Uses the kernel's own usr/gen_init_cpio, which needs no
-# root to create /dev/console.
+# initramfs.sh - pack the initramfs of one build: the target's static
+# busybox as /bin/busybox, guest/init as /init, and what the config set
+# asks for: its GUEST_PROGRAMS (guest/NAME.c, built static for the
+# target) in /guest/bin, its GUEST_MODULES (built by module.sh against
+# this build) in /guest/modules, and its GUEST_WORKLOADS
+# (guest/workloads/NAME.sh) in /guest/run.d, which init runs in order.
+# Uses the kernel's own usr/gen_init_cpio, which needs no root to create
+# /dev/console.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 TARGET   (prints the path of the packed initramfs)" >&2
+	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (prints the path of the packed initramfs)" >&2
 	exit 2
 }
 
@@ -22,9 +26,56 @@ gen_init_cpio() {
 	echo "$tool"
 }
 
+# guest_program NAME: guest/NAME.c built static for the target; its path.
+guest_program() {
+	local src=$PROJECT_DIR/guest/$1.c bin=$LIST_PREFETCH_CACHE/guest-bin/$TARGET/$1
+	local cc=${CROSS_COMPILE}gcc
+	[ -f "$src" ] || die "no guest program '$1': $src is missing" "fix GUEST_PROGRAMS in configs/sets/$CONFIG_SET.conf"
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
+		mkdir -p "$(dirname "$bin")"
+		run "$cc" -std=c11 -O2 -Wall -Wextra -Werror -static -pthread -o "$bin.tmp" "$src" >&2 ||
+			die "guest program $1 does not build for $TARGET" \
+				"a static build needs the target's libc (libc6-dev for $BUSYBOX_ARCH); read the compiler error above"
+		mv -f "$bin.tmp" "$bin"
+	fi
+	echo "$bin"
+}
+
+# host_files: GUEST_HOST_BINARIES and the shared libraries and loader
+# ldd names for them, each at its own path. Only for a guest of the
+# host's own architecture.
+host_files() {
+	local pattern bin
+	[ -n "${GUEST_HOST_BINARIES:-}" ] || return 0
+	[ "$BUSYBOX_ARCH" = "$(dpkg --print-architecture)" ] ||
+		die "GUEST_HOST_BINARIES are host programs; $TARGET is not the host's architecture" \
+			"boot the $CONFIG_SET set on a $(dpkg --print-architecture) target only (BOOT_TARGETS in configs/sets/$CONFIG_SET.conf)"
+	for pattern in $GUEST_HOST_BINARIES; do
+		for bin in $pattern; do
+			[ -x "$bin" ] || die "$bin (GUEST_HOST_BINARIES of the $CONFIG_SET set) is not installed" \
+				"run 'make deps' (it installs rt-tests and linux-perf)"
+			echo "$bin"
+			ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+		done
+	done | sort -u
+}
+
+# parent_dirs PATH...: every directory above the given paths, outermost first.
+parent_dirs() {
+	local path
+	for path in "$@"; do
+		path=$(dirname "$path")
+		while [ "$path" != / ]; do
+			echo "$path"
+			path=$(dirname "$path")
+		done
+	done | sort -u
+}
+
 # cpio_list: gen_init_cpio's description of the initramfs.
 cpio_list() {
-	local f
+	local name n=10 path
 	cat <<LIST
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
@@ -34,25 +85,48 @@ dir /proc 0755 0 0
 dir /sys 0755 0 0
 dir /tmp 1777 0 0
 dir /guest 0755 0 0
+dir /guest/bin 0755 0 0
+dir /guest/modules 0755 0 0
 dir /guest/run.d 0755 0 0
 file /bin/busybox $BUSYBOX 0755 0 0
 file /init $PROJECT_DIR/guest/init 0755 0 0
 LIST
-	for f in "$PROJECT_DIR"/guest/run.d/*; do
-		[ -f "$f" ] || continue
-		echo "file /guest/run.d/${f##*/} $f 0755 0 0"
+	local listing
+	local -a host
+	listing=$(host_files)
+	if [ -n "$listing" ]; then
+		mapfile -t host <<<"$listing"
+		parent_dirs "${host[@]}" | grep -vxE '/(bin|dev|proc|sys|tmp|guest)' |
+			awk '{ print "dir " $1 " 0755 0 0" }'
+		for path in "${host[@]}"; do
+			echo "file $path $(readlink -f "$path") 0755 0 0"
+		done
+	fi
+	for name in ${GUEST_PROGRAMS:-}; do
+		path=$(guest_program "$name")
+		echo "file /guest/bin/$name $path 0755 0 0"
+	done
+	for name in ${GUEST_MODULES:-}; do
+		path=$("$PROJECT_DIR/scripts/module.sh" "$TARGET" "$VARIANT" "$CONFIG_SET" "$name")
+		echo "file /guest/modules/$name.ko $path 0644 0 0"
+	done
+	for name in ${GUEST_WORKLOADS:-}; do
+		path=$PROJECT_DIR/guest/workloads/$name.sh
+		[ -f "$path" ] || die "no workload '$name': $path is missing" "fix GUEST_WORKLOADS in configs/sets/$CONFIG_SET.conf"
+		echo "file /guest/run.d/$n-$name $path 0755 0 0"
+		n=$((n + 1))
 	done
 }
 
 main() {
-	[ $# -eq 1 ] || usage
-	load_target "$1"
+	case $# in 2 | 3) ;; *) usage ;; esac
+	select_build "$@"
 	require_tree
 	[ -x "$BUSYBOX" ] || die "no static busybox for $TARGET at $BUSYBOX" \
 		"run 'make deps' (installs busybox-static for $BUSYBOX_ARCH), or fix BUSYBOX_ARCH in configs/targets/$TARGET.conf"
-	local out=$LIST_PREFETCH_CACHE/initramfs/$TARGET.cpio.gz tool
+	local out=$BUILD_OUT/initramfs.cpio.gz tool
 	tool=$(gen_init_cpio)
-	mkdir -p "$(dirname "$out")"
+	# Not in a $(...): there a failing step would not stop it.
 	cpio_list >"$out.list"
 	"$tool" "$out.list" | gzip -9 | write_atomic "$out"
 	log "initramfs: $out ($(stat -c %s "$out") bytes)"

@@ -202,14 +202,23 @@ host_description() {
 	echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")"
 }
 
-# boot_variant TARGET VARIANT: configure, build, boot and judge one
-# variant of the qemu config: the chain behind make check and make report.
+# set_targets CONFIG_SET: the targets a config set boots: its BOOT_TARGETS,
+# or every target when it names none.
+set_targets() {
+	local targets
+	targets=$(load_config_set "$1" && echo "${BOOT_TARGETS:-}")
+	if [ -n "$targets" ]; then echo "$targets" | tr ' ' '\n'; else all_targets; fi
+}
+
+# boot_variant TARGET VARIANT [CONFIG_SET]: configure, build, boot and
+# judge one variant (default: of the qemu set): the chain behind make
+# check and make report.
 boot_variant() {
-	local target=$1 variant=$2
-	"$PROJECT_DIR/scripts/configure.sh" "$target" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/build.sh" "$target" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" qemu &&
-		"$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" qemu
+	local target=$1 variant=$2 set=${3:-qemu}
+	"$PROJECT_DIR/scripts/configure.sh" "$target" "$variant" "$set" &&
+		"$PROJECT_DIR/scripts/build.sh" "$target" "$variant" "$set" &&
+		"$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" "$set" &&
+		"$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" "$set"
 }
 
 # select_build TARGET VARIANT [CONFIG_SET]: the build a stage script works
@@ -233,6 +242,28 @@ config_fragments() {
 	for f in $FRAGMENTS; do echo "$PROJECT_DIR/$f"; done
 	[ "$USE_TARGET_FRAGMENT" != y ] || echo "$PROJECT_DIR/$FRAGMENT"
 	echo "$PROJECT_DIR/configs/variants/$1.config"
+}
+
+# qemu_args ARGS...: the target's QEMU_ARGS, then the given ones; an
+# option given again replaces the target's ("-smp 2" its "-smp 1"),
+# since QEMU itself would not take the later of the two.
+qemu_args() {
+	local -a own=() later=("$@") merged=()
+	local i j replaced
+	read -ra own <<<"$QEMU_ARGS"
+	for ((i = 0; i < ${#own[@]}; i++)); do
+		replaced=n
+		for ((j = 0; j < ${#later[@]}; j++)); do
+			[ "${later[j]}" = "${own[i]}" ] && replaced=y
+		done
+		if [ $((i + 1)) -lt ${#own[@]} ] && [ "${own[i + 1]#-}" = "${own[i + 1]}" ]; then
+			[ $replaced = y ] || merged+=("${own[i]}" "${own[i + 1]}")
+			i=$((i + 1))
+		else
+			[ $replaced = y ] || merged+=("${own[i]}")
+		fi
+	done
+	echo "${merged[@]}" "${later[@]}"
 }
 
 # size_row VMLINUX NAME: one row of the seed's 'size' table.

@@ -6,7 +6,7 @@
 # A stage that fails is reported and the rest of the report still
 # printed from the results that exist; the exit status says it failed.
 # With --summary-only, only the summary of the results that exist (and
-# results/targets.txt, the targets table, from them).
+# results/targets.txt and debug.txt, the targets and debug tables, from them).
 # shellcheck disable=SC2317 # functions called by name (tests, steps)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -17,6 +17,8 @@ TARGET=${TARGET:-x86_64}
 TARGETS=${TARGETS:-$(all_targets | tr '\n' ' ')}
 # defconfig takes about an hour cold on 2 cores; SIZE_CONFIGS=qemu skips it.
 SIZE_CONFIGS=${SIZE_CONFIGS:-qemu defconfig}
+# Boots per variant of the in-guest A/B (make guest-bench).
+GUEST_BENCH_RUNS=${GUEST_BENCH_RUNS:-5}
 FAILED_STEPS=()
 
 # --- pipeline --------------------------------------------------------------
@@ -41,9 +43,15 @@ run_pipeline() {
 			step "boot $target $variant" boot_variant "$target" "$variant"
 		done
 	done
+	for target in $(set_targets debug); do
+		for variant in $(checked_variants "$target"); do
+			step "debug $target $variant" boot_variant "$target" "$variant" debug
+		done
+	done
 	step audit "$PROJECT_DIR/scripts/audit.sh"
 	# The benchmark first among the measurements: it wants an idle machine.
 	step bench "$PROJECT_DIR/scripts/bench.sh"
+	step guest-bench "$PROJECT_DIR/scripts/guest-bench.sh" --runs "$GUEST_BENCH_RUNS"
 	for config in $SIZE_CONFIGS; do
 		step "sizes $config" "$PROJECT_DIR/scripts/sizes.sh" "$config" "$TARGET"
 	done
@@ -94,6 +102,42 @@ section_targets() {
 	done
 }
 
+# section_debug: the debug kernels' boots, their splats and their load.
+section_debug() {
+	local target variant result
+	echo "Debug kernels (debug config: KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_LIST,"
+	echo "DEBUG_OBJECTS; 2 CPUs under TCG): KUnit, then guest/stress.c and module"
+	echo "load/unload. Any splat fails the boot. Operation counts are TCG: functional only."
+	for target in $(set_targets debug); do
+		for variant in $(checked_variants "$target"); do
+			result=$RESULTS_DIR/boot-$target-debug-$variant.json
+			if [ ! -f "$result" ]; then
+				printf '  %-10s %-8s (no result: the pipeline did not get to it)\n' "$target" "$variant"
+				continue
+			fi
+			python3 - "$result" "$(build_dir "$target" debug "$variant")/console.log" <<'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+suites = " ".join(f"{n} {s['passed']}/{s['failed']}" for n, s in sorted(r["suites"].items()))
+print(f"  {r['target']:<10} {r['variant']:<4} LIST_PREFETCH={r['list_prefetch']} {r['status']:<5} "
+      f"splats {len(r['splats'])}  KUnit passed/failed: {suites}")
+for line in r.get("guest_output", []):
+    if line.startswith("stress: "):
+        print(f"      {line}")
+try:
+    log = open(sys.argv[2], errors="replace").read()
+    m = re.search(r"# list_prefetch_test_hlist_rcu_concurrent_writer: (.*)", log)
+    if m:
+        print(f"      concurrent RCU hlist case: {m.group(1).strip()}")
+except OSError:
+    pass
+for p in r["problems"]:
+    print(f"      problem: {p}")
+PY
+		done
+	done
+}
+
 section_boot_sizes() {
 	local target variant out
 	echo "size vmlinux of the booted kernels (qemu config)"
@@ -135,6 +179,10 @@ section_bench() {
 	[ ! -f "$RESULTS_DIR/bench.png" ] || echo "  plot: results/bench.png"
 }
 
+section_guest_bench() {
+	include_result guest-bench.txt "== make guest-bench (in-guest A/B; under TCG functional only)"
+}
+
 section_stage_times() {
 	echo "Wall time per stage (this run)"
 	[ -s "$STAGE_TIMES_FILE" ] || { echo "  (none)"; return; }
@@ -155,10 +203,14 @@ print_report() {
 	echo
 	section_boot_sizes
 	echo
+	section_debug
+	echo
 	section_sizes
 	section_audit
 	echo
 	section_bench
+	echo
+	section_guest_bench
 	echo
 	section_stage_times
 }
@@ -168,6 +220,7 @@ main() {
 	if [ "${1:-}" = --summary-only ]; then
 		STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 		section_targets | write_atomic "$RESULTS_DIR/targets.txt"
+		section_debug | write_atomic "$RESULTS_DIR/debug.txt"
 		print_report
 		return 0
 	fi
@@ -179,6 +232,7 @@ main() {
 	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
 	section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"
 	section_targets | write_atomic "$RESULTS_DIR/targets.txt"
+	section_debug | write_atomic "$RESULTS_DIR/debug.txt"
 	print_report | write_atomic "$RESULTS_DIR/report.txt"
 	echo
 	cat "$RESULTS_DIR/report.txt"

@@ -17,7 +17,8 @@ import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What make report leaves that the README quotes.
-EXAMPLES = ["report.txt", "targets.txt", "audit.txt", "sizes-qemu.txt",
+EXAMPLES = ["report.txt", "targets.txt", "debug.txt", "guest-bench.txt",
+            "failures.txt", "audit.txt", "sizes-qemu.txt",
             "sizes-defconfig.txt",
             "bench.txt", "bench.png", "bisect-x86_64.txt", "check-cold.txt",
             "check-warm.txt", "stage-times.txt"]

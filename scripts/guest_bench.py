@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise the in-guest A/B of scripts/guest-bench.sh.
+
+Reads the console logs run-<N>-<variant>.log, takes from each the
+listbench lines (median cycles per node of one boot, per walk, layout
+and size) and the workload lines (seconds of one run), and prints, per
+metric, the median over the boots of each variant and the ratio on/off.
+Under TCG the guest's cycle counter and clock are emulated and no cache
+is modelled: every figure is then labelled functional only, and the
+ratio is not a result. Exit status 1 if a log lacks a metric or a
+variant's kernel is not the one its name says.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+LOG_NAME = re.compile(r"run-(\d+)-(\w+)\.log$")
+LISTBENCH = re.compile(r"listbench: walk=(\w+) layout=(\w+) nodes=(\d+) reps=\d+ "
+                       r"cycles_per_node=([0-9.]+)")
+LISTBENCH_START = re.compile(r"listbench: start CONFIG_LIST_PREFETCH=([yn])")
+WORKLOAD = re.compile(r"workload: name=([\w-]+) seconds=([0-9.]+)")
+TCG_LABEL = "functional only — TCG models no caches"
+
+
+def read_log(path):
+    """Metric name -> (unit, value) of one boot, and its LIST_PREFETCH."""
+    metrics, config = {}, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = LISTBENCH.search(line)
+            if m:
+                walk, layout, nodes, value = m.groups()
+                metrics[f"listbench {walk:<5} {layout:<10} {int(nodes):>7}"] = \
+                    ("cycles/node", float(value))
+                continue
+            m = WORKLOAD.search(line)
+            if m:
+                metrics[f"{m.group(1)}"] = ("seconds", float(m.group(2)))
+                continue
+            m = LISTBENCH_START.search(line)
+            if m:
+                config = m.group(1)
+    return metrics, config
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--logs", required=True)
+    parser.add_argument("--accel", required=True, choices=["tcg", "kvm"])
+    parser.add_argument("--scale", required=True)
+    parser.add_argument("--target", required=True)
+    parser.add_argument("--json", required=True)
+    args = parser.parse_args()
+
+    runs = {}  # variant -> list of {metric: (unit, value)}
+    problems = []
+    for path in sorted(glob.glob(os.path.join(args.logs, "run-*.log"))):
+        run, variant = LOG_NAME.search(path).groups()
+        metrics, config = read_log(path)
+        want = "y" if variant == "on" else "n"
+        if config != want:
+            problems.append(f"{os.path.basename(path)}: listbench saw "
+                            f"CONFIG_LIST_PREFETCH={config}, want {want}")
+        runs.setdefault(variant, []).append(metrics)
+
+    names = sorted({name for boots in runs.values() for m in boots for name in m},
+                   key=lambda n: (not n.startswith("listbench"), n))
+    for variant, boots in runs.items():
+        for i, m in enumerate(boots):
+            for name in names:
+                if name not in m:
+                    problems.append(f"{variant} boot {i + 1}: no figure for {name}")
+
+    rows = []
+    for name in names:
+        row = {"metric": name,
+               "unit": next(m[name][0] for boots in runs.values()
+                            for m in boots if name in m)}
+        for variant, boots in runs.items():
+            values = [m[name][1] for m in boots if name in m]
+            row[variant] = {"median": statistics.median(values) if values else None,
+                            "values": values}
+        off = row.get("off", {}).get("median")
+        on = row.get("on", {}).get("median")
+        row["ratio_on_off"] = on / off if off and on is not None else None
+        rows.append(row)
+
+    tcg = args.accel == "tcg"
+    result = {"target": args.target, "accel": args.accel, "scale": args.scale,
+              "label": TCG_LABEL if tcg else "KVM: host CPU, timings of a guest",
+              "runs": {v: len(b) for v, b in runs.items()},
+              "rows": rows, "problems": problems}
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+
+    nruns = "/".join(f"{len(b)} {v}" for v, b in sorted(runs.items()))
+    print(f"In-guest A/B, {args.target} bench config, {args.scale} workloads, "
+          f"boots: {nruns} (interleaved)")
+    if tcg:
+        print(f"  ACCELERATION: TCG. {TCG_LABEL}: cycles and seconds")
+        print("  here say that the workloads ran, not what a prefetch costs or")
+        print("  gains. For real timings: make bench (host CPU), or this on a")
+        print("  machine where scripts/kvm-probe.sh finds a working KVM.")
+    else:
+        print("  ACCELERATION: KVM (-cpu host): real CPU, guest timings; medians of the boots.")
+    ratio_head = "on/off (TCG)" if tcg else "on/off"
+    print(f"  {'metric':<38} {'unit':<12} {'off':>10} {'on':>10} {ratio_head:>12}")
+    for row in rows:
+        off = row.get("off", {}).get("median")
+        on = row.get("on", {}).get("median")
+        ratio = row["ratio_on_off"]
+        print(f"  {row['metric']:<38} {row['unit']:<12} "
+              f"{off if off is not None else float('nan'):>10.4g} "
+              f"{on if on is not None else float('nan'):>10.4g} "
+              f"{ratio if ratio is not None else float('nan'):>12.3f}")
+    for problem in problems:
+        print(f"  problem: {problem}")
+    return 1 if problems or not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
