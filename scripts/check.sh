@@ -23,7 +23,25 @@ TARGET=x86_64
 test_shellcheck() {
 	need_cmd shellcheck shellcheck
 	(cd "$PROJECT_DIR" && run shellcheck -x scripts/*.sh .ci/run &&
-		run shellcheck -s sh guest/init)
+		run shellcheck -s sh guest/init guest/workloads/*.sh)
+}
+
+# The guest's C programs build warning-free and work: run on the host
+# (plain userspace), briefly; a bad argument is refused. The module is
+# kernel code: checkpatch --strict, like the series.
+test_guest_programs() {
+	local bin
+	bin=$(mktemp -d)
+	for prog in stress metabench; do
+		run gcc -std=c11 -O2 -Wall -Wextra -Werror -static -pthread \
+			-o "$bin/$prog" "$PROJECT_DIR/guest/$prog.c" || return 1
+	done
+	"$bin/metabench" 50 3 "$bin" || return 1
+	"$bin/stress" 1 || return 1
+	if "$bin/metabench" 0 2>/dev/null; then echo "metabench took 0 files"; return 1; fi
+	rm -rf "$bin"
+	(cd "$TREE_DIR" && scripts/checkpatch.pl --strict --no-tree -f \
+		"$PROJECT_DIR/guest/listbench/listbench.c") | tail -n 3 | grep '^total: 0 errors, 0 warnings'
 }
 
 test_data_files_load() {
@@ -602,6 +620,7 @@ FAST_TESTS=(
 	test_series_file_complete
 	test_series_applies_to_fresh_tree
 	test_checkpatch_strict
+	test_guest_programs
 	test_bench_walkers_unit_tests
 	test_bench_quick
 	test_apply_series
