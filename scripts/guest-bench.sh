@@ -65,7 +65,8 @@ main() {
 	for run in $(seq "$runs"); do
 		for variant in $(run_order "$run"); do
 			log "guest-bench: run $run of $runs, $variant"
-			ACCEL=$accel BOOT_APPEND="lp_bench=$scale" \
+			# The full workloads take minutes per boot under TCG.
+			ACCEL=$accel BOOT_APPEND="lp_bench=$scale" BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} \
 				"$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" "$SET"
 			"$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" "$SET"
 			cp "$(build_dir "$target" "$SET" "$variant")/console.log" "$logs/run-$run-$variant.log"
