@@ -34,7 +34,7 @@ main() {
 	local out=$BUILD_OUT
 	[ -f "$out/.lp-build" ] || die "$out has no finished build" \
 		"run 'scripts/build.sh $TARGET $VARIANT $CONFIG_SET'"
-	need_cmd "$QEMU" "qemu-system-$ARCH (see 'make deps')"
+	need_cmd "$QEMU" "$PACKAGES"
 	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$TARGET" "$VARIANT" "$CONFIG_SET")
 	consolelog=$out/console.log
 	local timeout=${BOOT_TIMEOUT:-300} accel

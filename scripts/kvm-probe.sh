@@ -32,7 +32,7 @@ main() {
 	fi
 	[ -f "$out/.lp-build" ] || die "no finished build to probe KVM with in $out" \
 		"build it first: 'scripts/build.sh $TARGET $VARIANT $CONFIG_SET'"
-	need_cmd "$QEMU" "qemu-system-$ARCH (see 'make deps')"
+	need_cmd "$QEMU" "$PACKAGES"
 	local initrd
 	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$TARGET" "$VARIANT" "$CONFIG_SET")
 	scratch=$(mktemp -d)
