@@ -30,7 +30,7 @@ test_shellcheck() {
 # (plain userspace), briefly; a bad argument is refused. The module is
 # kernel code: checkpatch --strict, like the series.
 test_guest_programs() {
-	local bin
+	local bin prog
 	bin=$(mktemp -d)
 	for prog in stress metabench; do
 		run gcc -std=c11 -O2 -Wall -Wextra -Werror -static -pthread \
