@@ -18,15 +18,6 @@ USAGE
 	exit 2
 }
 
-# accel_args: QEMU's arguments for ACCEL; the host CPU under KVM.
-accel_args() {
-	case "${ACCEL:-tcg}" in
-	tcg) ;;
-	kvm) echo "-enable-kvm -cpu host" ;;
-	*) die "unknown ACCEL '$ACCEL'" "use ACCEL=tcg or ACCEL=kvm" ;;
-	esac
-}
-
 main() {
 	case $# in 2 | 3) ;; *) usage ;; esac
 	local initrd consolelog t0 status=0

@@ -33,8 +33,8 @@ test_guest_programs() {
 	local bin prog
 	bin=$(mktemp -d)
 	for prog in stress metabench; do
-		run gcc -std=c11 -O2 -Wall -Wextra -Werror -static -pthread \
-			-o "$bin/$prog" "$PROJECT_DIR/guest/$prog.c" || return 1
+		# shellcheck disable=SC2086 # a list of flags
+		run gcc $GUEST_CFLAGS -o "$bin/$prog" "$PROJECT_DIR/guest/$prog.c" || return 1
 	done
 	"$bin/metabench" 50 3 "$bin" || return 1
 	"$bin/stress" 1 || return 1

@@ -34,7 +34,8 @@ guest_program() {
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
 		mkdir -p "$(dirname "$bin")"
-		run "$cc" -std=c11 -O2 -Wall -Wextra -Werror -static -pthread -o "$bin.tmp" "$src" >&2 ||
+		# shellcheck disable=SC2086 # a list of flags
+		run "$cc" $GUEST_CFLAGS -o "$bin.tmp" "$src" >&2 ||
 			die "guest program $1 does not build for $TARGET" \
 				"a static build needs the target's libc (libc6-dev for $BUSYBOX_ARCH); read the compiler error above"
 		mv -f "$bin.tmp" "$bin"

@@ -24,7 +24,7 @@ main() {
 	case $# in 0 | 3) ;; *) usage ;; esac
 	select_build "${1:-x86_64}" "${2:-off}" "${3:-qemu}"
 	local out=$BUILD_OUT timeout=${KVM_PROBE_TIMEOUT:-30} scratch status=0
-	[ "$(uname -m)" = "$(load_target "$TARGET" && echo "$ARCH")" ] ||
+	[ "$(uname -m)" = "$ARCH" ] ||
 		tcg "the guest ($ARCH) is not the host's architecture ($(uname -m))"
 	[ -c /dev/kvm ] || tcg "no /dev/kvm"
 	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
@@ -33,12 +33,13 @@ main() {
 	[ -f "$out/.lp-build" ] || die "no finished build to probe KVM with in $out" \
 		"build it first: 'scripts/build.sh $TARGET $VARIANT $CONFIG_SET'"
 	need_cmd "$QEMU" "$PACKAGES"
-	local initrd
+	local initrd accel
+	accel=$(ACCEL=kvm accel_args)
 	initrd=$("$PROJECT_DIR/scripts/initramfs.sh" "$TARGET" "$VARIANT" "$CONFIG_SET")
 	scratch=$(mktemp -d)
 	# shellcheck disable=SC2046,SC2086 # lists of arguments; KVM's replace the target's
 	# In a subshell whose stderr is kept: a QEMU that aborts is reported there.
-	(timeout --kill-after=5 "$timeout" "$QEMU" $(qemu_args $GUEST_QEMU_ARGS -enable-kvm -cpu host) \
+	(timeout --kill-after=5 "$timeout" "$QEMU" $(qemu_args $GUEST_QEMU_ARGS $accel) \
 		-kernel "$out/$IMAGE" -initrd "$initrd" \
 		-append "console=$CONSOLE panic=-1" -display none -monitor none \
 		-serial "file:$scratch/console.log" -no-reboot </dev/null || exit $?) 2>"$scratch/qemu.err" || status=$?

@@ -266,6 +266,19 @@ qemu_args() {
 	echo "${merged[@]}" "${later[@]}"
 }
 
+# accel_args: QEMU's arguments for ACCEL (tcg or kvm); the host CPU under KVM.
+accel_args() {
+	case "${ACCEL:-tcg}" in
+	tcg) ;;
+	kvm) echo "-enable-kvm -cpu host" ;;
+	*) die "unknown ACCEL '$ACCEL'" "use ACCEL=tcg or ACCEL=kvm" ;;
+	esac
+}
+
+# The guest's C programs (guest/*.c): static, so no libc in the initramfs.
+# shellcheck disable=SC2034 # read by initramfs.sh and check.sh
+GUEST_CFLAGS="-std=c11 -O2 -Wall -Wextra -Werror -static -pthread"
+
 # size_row VMLINUX NAME: one row of the seed's 'size' table.
 size_row() {
 	"${CROSS_COMPILE:-}size" "$1" | tail -n 1 |
