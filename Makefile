@@ -2,10 +2,12 @@
 # list-prefetch: the series and the lab that measures it.
 #
 #   make report   the whole pipeline; prints a summary, writes results/
-#   make check    the test suite (CI runs it through .ci/run)
+#   make check    the test suite, quick tier (CI runs it through .ci/run)
+#   make check-all   every test: all targets, debug kernels, sizes, A/B, audit
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
+#   make codegen  objects compiled vanilla/off/on, compared function by function
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #
 # Every target chains scripts in scripts/, each of which runs alone too.
@@ -16,7 +18,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check report bench guest-bench bisect sizes audit readme
+.PHONY: help deps tree apply build boot check check-all report bench guest-bench bisect sizes audit codegen readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -43,7 +45,10 @@ boot: build
 	done
 
 check: deps
-	scripts/check.sh
+	scripts/check.sh --tier check
+
+check-all: deps
+	scripts/check.sh --tier all
 
 report: deps
 	scripts/report.sh
@@ -65,6 +70,9 @@ sizes: tree
 
 audit: apply
 	scripts/audit.sh
+
+codegen: apply
+	scripts/codegen.sh $(TARGET)
 
 # After make report: copy the results the README quotes into
 # results/examples/ and paste them into README.md.

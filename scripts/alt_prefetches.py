@@ -34,6 +34,11 @@ FEATURES = {0 * 32 + 25: "X86_FEATURE_XMM",
 def prefetch_mnemonic(code):
     """The prefetch that CODE starts with, or None (Intel SDM encodings)."""
     code = code.lstrip(b"\x3e")  # a ds: prefix changes nothing here
+    # A REX prefix (0x40-0x4f, x86_64 only) extends the register fields:
+    # "41 0f 0d 08" is prefetchw (%r8). ModRM.reg, which selects the
+    # prefetch, is the same with it or without.
+    if code[:1] and 0x40 <= code[0] <= 0x4F:
+        code = code[1:]
     if len(code) < 3 or code[0] != 0x0F:
         return None
     reg = (code[2] >> 3) & 7

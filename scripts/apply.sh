@@ -77,7 +77,22 @@ check_out() {
 	fi
 }
 
+# check_series_applies WORKTREE: fail before touching any worktree if a
+# patch does not apply to pristine (a scratch index, no checkout).
+check_series_applies() {
+	local failed errors
+	errors=$(mktemp)
+	if ! failed=$(series_tree_id "$TREE_DIR" 2>"$errors"); then
+		sed 's/^/  git apply: /' "$errors" >&2
+		rm -f "$errors"
+		die "patch '$failed' does not apply to Linux $(tree_version "$TREE_DIR") at $1" \
+			"rebase it: 'git am -3' it onto the 'pristine' tag in a scratch worktree, fix the conflict, and regenerate patches/ with scripts/export-series.sh"
+	fi
+	rm -f "$errors"
+}
+
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	[ $# -le 1 ] || usage
 	case "${1:-}" in -h | --help) usage ;; esac
 	local wt=${1:-$SERIES_DIR} stamp
@@ -91,7 +106,8 @@ main() {
 		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
 		log "apply: $wt already holds this series ($stamp)"
 	else
-		if [ "$wt" = "$SERIES_DIR" ]; then
+		check_series_applies "$wt"
+		if [ "$wt" = "$SERIES_DIR" ] && [ -e "$wt/.git" ]; then
 			apply_series "$SCRATCH_DIR"
 			check_out "$wt" "$(git -C "$SCRATCH_DIR" rev-parse HEAD)"
 		else

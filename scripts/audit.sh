@@ -31,13 +31,31 @@ by_directory() {
 }
 
 # list_walks TREE: the semantic patch's reports, as 'file:line' lines.
+# spatch takes minutes; its report is kept in the cache under a key of
+# its inputs (the tree's git tree, the rule, spatch's version), so a run
+# over an unchanged tree and rule reuses it.
 list_walks() {
-	local tree=$1 cocci=$SERIES_DIR/$COCCI
+	local tree=$1 cocci=$SERIES_DIR/$COCCI key cached tmp
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+		die "$tree has local changes" "run 'make apply' to restore it"
+	key=$( (git -C "$tree" rev-parse 'HEAD^{tree}'; cat "$cocci"; spatch --version | head -n 1) |
+		inputs_hash /dev/stdin)
+	cached=$LIST_PREFETCH_CACHE/audit/walks-$key
+	if [ -f "$cached" ]; then
+		log "audit: spatch's report for $(basename "$tree") with this rule is cached ($cached)"
+		cat "$cached"
+		return 0
+	fi
+	mkdir -p "$(dirname "$cached")"
+	tmp=$(mktemp "$cached.XXXXXX")
 	# spatch parses only the files that can match: those calling prefetch.
 	git -C "$tree" grep -l -E '\bprefetchw?[[:space:]]*\(' -- '*.c' '*.h' ':!tools/' |
 		(cd "$tree" && xargs spatch --very-quiet -D report --no-includes --include-headers \
-			--sp-file "$cocci") 2>"$LIST_PREFETCH_CACHE/audit-spatch.err" |
-		sed -n 's/^\([^:]*\):\([0-9]*\):[0-9-]*: WARNING: .*/\1:\2/p' | sort -t: -k1,1 -k2,2n -u
+			--sp-file "$cocci") 2>"$tmp.err" |
+		sed -n 's/^\([^:]*\):\([0-9]*\):[0-9-]*: WARNING: .*/\1:\2/p' | sort -t: -k1,1 -k2,2n -u >"$tmp"
+	rm -f "$tmp.err"
+	mv -f "$tmp" "$cached"
+	cat "$cached"
 }
 
 # iterator_macros TREE: prefetches inside a multi-line macro that is a
@@ -122,7 +140,7 @@ report() {
 
 write_json() {
 	python3 - "$@" <<'PY'
-import json, sys
+import json, os, sys
 vanilla_sites, series_sites, vanilla_walks, series_walks, out = sys.argv[1:]
 def walks(path):
     rows = []
@@ -135,15 +153,15 @@ def count(path):
 result = {"call_sites": {"pristine": count(vanilla_sites), "series": count(series_sites)},
           "list_walks": {"pristine": walks(vanilla_walks), "series": walks(series_walks)}}
 result["core_left"] = sum(1 for w in result["list_walks"]["series"] if w["area"] == "core")
-with open(out + ".tmp", "w") as f:
+with open(out + f".tmp.{os.getpid()}", "w") as f:
     json.dump(result, f, indent=2)
     f.write("\n")
-import os
-os.replace(out + ".tmp", out)
+os.replace(out + f".tmp.{os.getpid()}", out)
 PY
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	[ $# -eq 0 ] || { echo "usage: $0   (after 'make apply')" >&2; exit 2; }
 	require_tree
 	need_cmd spatch coccinelle

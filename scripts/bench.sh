@@ -48,11 +48,12 @@ plot() {
 		log "bench: gnuplot not found, no plot ('make deps' installs gnuplot-nox)"
 		return 0
 	fi
-	run gnuplot -e "csv='$csv'; out='$png.tmp'; body='touch'" "$PROJECT_DIR/bench/plot.gp"
-	mv -f "$png.tmp" "$png"
+	run gnuplot -e "csv='$csv'; out='$png.tmp.$$'; body='touch'" "$PROJECT_DIR/bench/plot.gp"
+	mv -f "$png.tmp.$$" "$png"
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	local mode=full name=bench
 	case "${1:-}" in
 	"") ;;

@@ -31,6 +31,7 @@ build_step() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	case "${1:-}" in -h | --help) usage ;; esac
 	local target=${1:-x86_64} wt step=0 variant out status=0
 	[ $# -eq 0 ] || shift
@@ -44,7 +45,7 @@ main() {
 	mapfile -t patches < <(series_files)
 	local report=$RESULTS_DIR/bisect-$target.txt
 	mkdir -p "$RESULTS_DIR"
-	: >"$report.tmp"
+	: >"$report.tmp.$$"
 
 	stage_start "bisect-build $target (${variants[*]})"
 	[ -e "$wt/.git" ] || run git -C "$TREE_DIR" worktree add -q --detach "$wt" pristine
@@ -60,15 +61,15 @@ main() {
 			log "bisect: step $step/${#patches[@]} ${patch##*/}, variant $variant"
 			configure_step "$wt" "$out" "$variant"
 			if build_step "$wt" "$out"; then
-				printf 'ok      %s  %-4s %s\n' "$step" "$variant" "${patch##*/}" >>"$report.tmp"
+				printf 'ok      %s  %-4s %s\n' "$step" "$variant" "${patch##*/}" >>"$report.tmp.$$"
 			else
 				grep -E 'error' "$out/build.log" | head -5 >&2 || true
-				printf 'FAILED  %s  %-4s %s\n' "$step" "$variant" "${patch##*/}" >>"$report.tmp"
+				printf 'FAILED  %s  %-4s %s\n' "$step" "$variant" "${patch##*/}" >>"$report.tmp.$$"
 				status=1
 			fi
 		done
 	done
-	mv -f "$report.tmp" "$report"
+	mv -f "$report.tmp.$$" "$report"
 	cat "$report"
 	stage_end
 	[ "$status" -eq 0 ] || die "some steps of the series do not build (see $report)" \

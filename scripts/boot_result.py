@@ -73,11 +73,11 @@ def main():
     result["problems"] = problems
     result["status"] = "fail" if problems else "pass"
 
-    with open(args.output + ".tmp", "w") as f:
+    with open(args.output + f".tmp.{os.getpid()}", "w") as f:
         json.dump(result, f, indent=2, sort_keys=True)
         f.write("\n")
 
-    os.replace(args.output + ".tmp", args.output)
+    os.replace(args.output + f".tmp.{os.getpid()}", args.output)
 
     for name, s in sorted(result["suites"].items()):
         print(f"  {name:<16} passed {s['passed']:3}  failed {s['failed']:3}"

@@ -12,17 +12,8 @@ usage() {
 	exit 2
 }
 
-compiler() {
-	local cc=${CROSS_COMPILE}gcc
-	need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
-	if command -v ccache >/dev/null 2>&1; then
-		echo "ccache $cc"
-	else
-		echo "$cc"
-	fi
-}
-
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac
 	local stamp cc
 	select_build "$@"
@@ -34,17 +25,19 @@ main() {
 	stamp=$(cat "$out/.lp-config" "$out/.config" | inputs_hash /dev/stdin)
 	if [ -f "$out/vmlinux" ] && [ "$(cat "$out/.lp-build" 2>/dev/null)" = "$stamp" ]; then
 		log "build: $out/vmlinux is up to date"
+		STAGE_NOTE="up to date"
 		stage_end
 		return 0
 	fi
 	# Removed first, so an interrupted build is never taken for a good one.
 	rm -f "$out/.lp-build"
-	cc=$(compiler)
+	cc=$(compiler_command)
 	local -a goals
 	read -ra goals <<<"$BUILD_GOALS"
 	mkdir -p "$CCACHE_DIR"
+	CCACHE_BEFORE=$(ccache_counts)
 	if ! run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="$cc" -j"$(make_jobs)" "${goals[@]}"; then
+		CC="$cc" HOSTCC="$(host_compiler_command)" -j"$(make_jobs)" "${goals[@]}"; then
 		grep -E 'error|Error' "$out/build.log" | head -20 >&2 || true
 		# The log may not say so: it is on the disk that filled up.
 		if grep -q 'No space left on device' "$out/build.log" ||
@@ -57,6 +50,7 @@ main() {
 	fi
 	[ -n "$BUILD_GOALS" ] || [ -f "$out/$IMAGE" ] ||
 		die "build finished but $out/$IMAGE is missing" "check IMAGE in configs/targets/$TARGET.conf"
+	ccache_summary
 	echo "$stamp" >"$out/.lp-build"
 	if [ -f "$out/vmlinux" ]; then
 		log "build: $out/vmlinux ($(stat -c %s "$out/vmlinux") bytes)"

@@ -52,6 +52,7 @@ forget_base_answers() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac
 	local stamp missing
 	select_build "$@"
@@ -69,10 +70,10 @@ main() {
 	fi
 	mkdir -p "$out"
 	rm -f "$out/.lp-config"
-	run make -s -C "$src" O="$out" ARCH="$ARCH" "$BASE" >/dev/null
+	run make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" "$BASE" >/dev/null
 	forget_base_answers "$out/.config"
 	run "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
-	run make -s -C "$src" O="$out" ARCH="$ARCH" olddefconfig >/dev/null
+	run make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" olddefconfig >/dev/null
 	missing=$(missing_options "$out/.config" "${frags[@]}")
 	if [ -n "$missing" ]; then
 		local -a lines

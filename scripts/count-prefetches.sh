@@ -27,10 +27,10 @@ vmlinux=$1
 	/^[0-9a-f]+ <.*>:$/ { func = $2; gsub(/[<>:]/, "", func); next }
 	{
 		for (i = 2; i <= NF && i <= 3; i++) {
-			if ($i ~ /^(prefetch(t0|t1|t2|nta|w|wt1)?|prfm)$/) {
+			if ($i ~ /^(prefetch(t0|t1|t2|nta|w|wt1)?|prfu?m)$/) {
 				total++
 				by_insn[$i]++
-				if ($i == "prfm") { op = $(i + 1); sub(",.*", "", op); prfm_op[op]++ }
+				if ($i ~ /^prfu?m$/) { op = $(i + 1); sub(",.*", "", op); prfm_op[op]++ }
 				by_section[section]++
 				if (!(func in seen)) { seen[func] = 1; functions++ }
 				if (list_sites) print func, $i
@@ -41,7 +41,7 @@ vmlinux=$1
 	END {
 		if (list_sites) exit
 		printf "total=%d\nfunctions=%d\n", total, functions
-		n = split("prefetch prefetcht0 prefetcht1 prefetcht2 prefetchnta prefetchw prefetchwt1 prfm", names, " ")
+		n = split("prefetch prefetcht0 prefetcht1 prefetcht2 prefetchnta prefetchw prefetchwt1 prfm prfum", names, " ")
 		for (i = 1; i <= n; i++) printf "insn_%s=%d\n", names[i], by_insn[names[i]]
 		for (s in by_section) printf "section_%s=%d\n", s, by_section[s]
 		for (o in prfm_op) printf "prfm_%s=%d\n", o, prfm_op[o]

@@ -85,14 +85,19 @@ fetch_busybox() {
 	(cd "$scratch" && run apt-get download -q -o APT::Sandbox::User=root "busybox-static:$arch") ||
 		die "could not download busybox-static:$arch" \
 			"run 'apt-get update' and check that Debian's $arch archive is reachable"
-	rm -rf "$dest.tmp"
-	run dpkg-deb -x "$scratch"/busybox-static_*_"$arch".deb "$dest.tmp"
+	# Unpack beside the final place (which may not exist yet) under a
+	# name of this run's own, then rename: never half a busybox.
+	mkdir -p "$(dirname "$dest")"
+	local unpacked
+	unpacked=$(mktemp -d "$dest.unpack.XXXXXX")
+	run dpkg-deb -x "$scratch"/busybox-static_*_"$arch".deb "$unpacked"
 	rm -rf "$dest" "$scratch"
-	mv "$dest.tmp" "$dest"
+	mv "$unpacked" "$dest"
 	log "deps: busybox for $arch at $bin"
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	stage_start deps
 	install_packages
 	local arch

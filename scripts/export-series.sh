@@ -34,6 +34,7 @@ keep_cover() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	[ $# -eq 1 ] || usage
 	local wt=$1 out
 	out=$(mktemp -d)

@@ -16,9 +16,12 @@ VARIANTS=(off on)
 
 usage() {
 	cat >&2 <<USAGE
-usage: $0 [--quick] [--runs N]
-  --quick   small workloads (lp_bench=quick), for make check
-  --runs N  boots per variant (default 5; --quick: 1)
+usage: $0 [--quick] [--runs N] [--set NAME]
+  --quick     small workloads (lp_bench=quick), one boot per variant: the
+              functional check of make check-all; results/guest-bench-quick.*
+  --runs N    boots per variant (default 5; --quick: 1)
+  --set NAME  the config set whose kernels boot (default bench; make
+              check-all's quick check boots the debug kernels it has built)
   ACCEL=tcg|kvm skips the KVM probe.
 USAGE
 	exit 2
@@ -43,11 +46,13 @@ run_order() {
 }
 
 main() {
-	local scale=full runs=5 target run variant accel logs
+	hold_cache_lock "$(basename "$0") $*"
+	local scale=full runs=5 target run variant accel logs name=guest-bench
 	while [ $# -gt 0 ]; do
 		case "$1" in
-		--quick) scale=quick; runs=1 ;;
+		--quick) scale=quick; runs=1; name=guest-bench-quick ;;
 		--runs) [ $# -ge 2 ] || usage; runs=$2; shift ;;
+		--set) [ $# -ge 2 ] || usage; SET=$2; shift ;;
 		*) usage ;;
 		esac
 		shift
@@ -55,7 +60,7 @@ main() {
 	case "$runs" in '' | *[!0-9]* | 0) usage ;; esac
 	require_tree
 	target=$(set_targets "$SET" | head -n 1)
-	stage_start "guest-bench $target ($scale, $runs runs per variant)"
+	stage_start "guest-bench $target-$SET ($scale, $runs runs per variant)"
 	build_variants "$target"
 	accel=${ACCEL:-$("$PROJECT_DIR/scripts/kvm-probe.sh" "$target" off "$SET")}
 	[ "$accel" = kvm ] || log "guest-bench: under TCG: every timing is functional only, TCG models no caches"
@@ -66,21 +71,24 @@ main() {
 		for variant in $(run_order "$run"); do
 			log "guest-bench: run $run of $runs, $variant"
 			# The full workloads take minutes per boot under TCG.
-			ACCEL=$accel BOOT_APPEND="lp_bench=$scale" BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} \
-				"$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" "$SET"
-			"$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" "$SET"
-			cp "$(build_dir "$target" "$SET" "$variant")/console.log" "$logs/run-$run-$variant.log"
+			# Tagged boots: the build's own boot (KUnit, stress) and its
+			# result stay as they are.
+			ACCEL=$accel BOOT_APPEND="lp_bench=$scale" BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200} BOOT_REUSE=0 \
+				BOOT_TAG=ab "$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" "$SET"
+			BOOT_TAG=ab "$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" "$SET"
+			cp "$(BOOT_TAG=ab boot_dir "$(build_dir "$target" "$SET" "$variant")")/console.log" \
+				"$logs/run-$run-$variant.log"
 		done
 	done
 	mkdir -p "$RESULTS_DIR"
 	python3 "$PROJECT_DIR/scripts/guest_bench.py" --logs "$logs" --accel "$accel" \
-		--scale "$scale" --target "$target" --json "$RESULTS_DIR/guest-bench.json.tmp" \
-		>"$RESULTS_DIR/guest-bench.txt.tmp"
-	mv -f "$RESULTS_DIR/guest-bench.json.tmp" "$RESULTS_DIR/guest-bench.json"
-	mv -f "$RESULTS_DIR/guest-bench.txt.tmp" "$RESULTS_DIR/guest-bench.txt"
-	rm -rf "$RESULTS_DIR/guest-bench-logs"
-	mv "$logs" "$RESULTS_DIR/guest-bench-logs"
-	cat "$RESULTS_DIR/guest-bench.txt"
+		--scale "$scale" --target "$target" --set "$SET" --json "$RESULTS_DIR/$name.json.tmp.$$" \
+		>"$RESULTS_DIR/$name.txt.tmp.$$"
+	mv -f "$RESULTS_DIR/$name.json.tmp.$$" "$RESULTS_DIR/$name.json"
+	mv -f "$RESULTS_DIR/$name.txt.tmp.$$" "$RESULTS_DIR/$name.txt"
+	rm -rf "$RESULTS_DIR/$name-logs"
+	mv "$logs" "$RESULTS_DIR/$name-logs"
+	cat "$RESULTS_DIR/$name.txt"
 	stage_end
 }
 

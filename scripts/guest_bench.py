@@ -53,6 +53,7 @@ def main():
     parser.add_argument("--logs", required=True)
     parser.add_argument("--accel", required=True, choices=["tcg", "kvm"])
     parser.add_argument("--scale", required=True)
+    parser.add_argument("--set", default="bench", help="the config set booted")
     parser.add_argument("--target", required=True)
     parser.add_argument("--json", required=True)
     args = parser.parse_args()
@@ -91,17 +92,21 @@ def main():
         rows.append(row)
 
     tcg = args.accel == "tcg"
-    result = {"target": args.target, "accel": args.accel, "scale": args.scale,
+    result = {"target": args.target, "accel": args.accel, "scale": args.scale, "set": args.set,
               "label": TCG_LABEL if tcg else "KVM: host CPU, timings of a guest",
               "runs": {v: len(b) for v, b in runs.items()},
-              "rows": rows, "problems": problems}
+              "rows": rows, "problems": problems,
+              "run_id": os.environ.get("LIST_PREFETCH_RUN_ID", "standalone")}
     with open(args.json, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")
 
     nruns = "/".join(f"{len(b)} {v}" for v, b in sorted(runs.items()))
-    print(f"In-guest A/B, {args.target} bench config, {args.scale} workloads, "
+    print(f"In-guest A/B, {args.target} {args.set} config, {args.scale} workloads, "
           f"boots: {nruns} (interleaved)")
+    if args.set != "bench":
+        print(f"  The {args.set} kernels (checkers on): a functional check that every")
+        print("  workload runs in both variants; their timings measure the checkers.")
     if tcg:
         print(f"  ACCELERATION: TCG. {TCG_LABEL}: cycles and seconds")
         print("  here say that the workloads ran, not what a prefetch costs or")

@@ -35,10 +35,10 @@ guest_program() {
 		need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
 		mkdir -p "$(dirname "$bin")"
 		# shellcheck disable=SC2086 # a list of flags
-		run "$cc" $GUEST_CFLAGS -o "$bin.tmp" "$src" >&2 ||
+		run "$cc" $GUEST_CFLAGS -o "$bin.tmp.$$" "$src" >&2 ||
 			die "guest program $1 does not build for $TARGET" \
 				"a static build needs the target's libc (libc6-dev for $BUSYBOX_ARCH); read the compiler error above"
-		mv -f "$bin.tmp" "$bin"
+		mv -f "$bin.tmp.$$" "$bin"
 	fi
 	echo "$bin"
 }
@@ -120,6 +120,7 @@ LIST
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac
 	select_build "$@"
 	require_tree

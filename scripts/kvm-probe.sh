@@ -21,6 +21,7 @@ tcg() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	case $# in 0 | 3) ;; *) usage ;; esac
 	select_build "${1:-x86_64}" "${2:-off}" "${3:-qemu}"
 	local out=$BUILD_OUT timeout=${KVM_PROBE_TIMEOUT:-30} scratch status=0

@@ -14,6 +14,15 @@ BUILD_ROOT=$LIST_PREFETCH_CACHE/build
 RESULTS_DIR=${RESULTS_DIR:-$PROJECT_DIR/results}
 KERNEL_SERIES=6.12
 export CCACHE_DIR=${CCACHE_DIR:-$LIST_PREFETCH_CACHE/ccache}
+# Builds of the same source in different O= directories (bisect steps, a
+# re-made build directory, the scratch caches of the tests) share ccache
+# entries only if the absolute paths in the compiler's arguments do not
+# count: ccache rewrites every absolute path (base directory /) relative
+# to the working directory, and leaves that directory out of the hash.
+# Every O= directory sits at the same depth under its BUILD_ROOT.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
 
 log() { printf '%s\n' "$*" >&2; }
 
@@ -37,13 +46,15 @@ stage_start() {
 	log "==> $STAGE_NAME"
 }
 
+# STAGE_NOTE, if set, is recorded with the time (e.g. ccache's hits).
 stage_end() {
 	local elapsed
 	elapsed=$(echo "$(date +%s.%N) - $STAGE_T0" | bc)
 	printf '==> %s: done in %.1fs\n' "$STAGE_NAME" "$elapsed" >&2
 	if [ -n "${STAGE_TIMES_FILE:-}" ]; then
-		printf '%s\t%.1f\n' "$STAGE_NAME" "$elapsed" >>"$STAGE_TIMES_FILE"
+		printf '%s\t%.1f\t%s\n' "$STAGE_NAME" "$elapsed" "${STAGE_NOTE:-}" >>"$STAGE_TIMES_FILE"
 	fi
+	STAGE_NOTE=
 }
 
 # write_atomic FILE: copy stdin to FILE through a temp file, so an
@@ -111,8 +122,13 @@ all_targets() {
 	done
 }
 
-# checked_variants TARGET: the variants make check and make report boot.
-checked_variants() {
+# boot_variants TARGET: the variants make check-all and make report boot.
+boot_variants() {
+	(load_target "$1" && echo "$BOOT_VARIANTS")
+}
+
+# check_variants TARGET: the variants make check boots (fewer).
+check_variants() {
 	(load_target "$1" && echo "$CHECK_VARIANTS")
 }
 
@@ -167,6 +183,66 @@ series_files() {
 	done <"$PROJECT_DIR/patches/series"
 }
 
+# series_tree_id [TREE]: the git tree of pristine with the series applied
+# in order, made with 'git apply --cached' on a scratch index: no
+# worktree is touched, so it is quick. On a patch that does not apply,
+# prints git's message and that patch's name, and fails.
+series_tree_id() {
+	local repo=${1:-$TREE_DIR} index patch
+	index=$(mktemp -u "${TMPDIR:-/tmp}/list-prefetch-index.XXXXXX")
+	GIT_INDEX_FILE=$index git -C "$repo" read-tree pristine
+	for patch in $(series_files); do
+		if ! GIT_INDEX_FILE=$index git -C "$repo" apply --cached "$patch" >&2; then
+			rm -f "$index"
+			echo "${patch##*/}"
+			return 1
+		fi
+	done
+	GIT_INDEX_FILE=$index git -C "$repo" write-tree
+	rm -f "$index"
+}
+
+# compiler_command: the target's gcc, through ccache when there is one.
+compiler_command() {
+	local cc=${CROSS_COMPILE:-}gcc
+	need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
+	if command -v ccache >/dev/null 2>&1; then echo "ccache $cc"; else echo "$cc"; fi
+}
+
+# host_compiler_command: gcc for kbuild's host programs (fixdep, objtool,
+# kconfig), through ccache too: every O= directory builds them again.
+host_compiler_command() {
+	if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"; else echo gcc; fi
+}
+
+# ccache_summary: how many of the compiles since CCACHE_BEFORE was taken
+# ccache served ("ccache: 412 of 948 compiles hit"), printed and kept as
+# the stage's note; ccache's counters are read before and after, so only
+# this build's compiles count (one build at a time: the cache lock).
+ccache_summary() {
+	[ -n "${CCACHE_BEFORE:-}" ] || return 0
+	local after
+	after=$(ccache_counts)
+	STAGE_NOTE=$(python3 - "$CCACHE_BEFORE" "$after" <<'PY'
+
+import sys
+before, after = (dict(kv.split("=") for kv in s.split()) for s in sys.argv[1:3])
+delta = {k: int(after.get(k, 0)) - int(before.get(k, 0)) for k in after}
+hits = delta.get("direct_cache_hit", 0) + delta.get("preprocessed_cache_hit", 0)
+misses = delta.get("cache_miss", 0)
+print(f"ccache: {hits} of {hits + misses} compiles hit")
+PY
+)
+	log "$STAGE_NOTE"
+}
+
+# ccache_counts: ccache's hit and miss counters as NAME=value words.
+ccache_counts() {
+	command -v ccache >/dev/null 2>&1 || return 0
+	ccache --print-stats 2>/dev/null |
+		awk -F'\t' '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit|cache_miss)$/ { printf "%s=%s ", $1, $2 }'
+}
+
 make_jobs() {
 	echo "${JOBS:-$(nproc)}"
 }
@@ -219,6 +295,13 @@ boot_variant() {
 		"$PROJECT_DIR/scripts/build.sh" "$target" "$variant" "$set" &&
 		"$PROJECT_DIR/scripts/boot.sh" "$target" "$variant" "$set" &&
 		"$PROJECT_DIR/scripts/parse.sh" "$target" "$variant" "$set"
+}
+
+# boot_dir OUT: where a boot of the build in OUT keeps its console log,
+# status and judgement: OUT itself, or OUT/boots/TAG for a boot tagged
+# BOOT_TAG (the A/B's boots, which must not replace the build's own).
+boot_dir() {
+	if [ -n "${BOOT_TAG:-}" ]; then echo "$1/boots/$BOOT_TAG"; else echo "$1"; fi
 }
 
 # select_build TARGET VARIANT [CONFIG_SET]: the build a stage script works
@@ -283,4 +366,27 @@ GUEST_CFLAGS="-std=c11 -O2 -Wall -Wextra -Werror -static -pthread"
 size_row() {
 	"${CROSS_COMPILE:-}size" "$1" | tail -n 1 |
 		awk -v name="$2" '{ printf "%9s %9s %9s %9s %9s %s\n", $1, $2, $3, $4, $5, name }'
+}
+
+# hold_cache_lock COMMAND: one make at a time on a cache. Takes an
+# exclusive flock on $LIST_PREFETCH_CACHE/lock for the rest of this
+# process (and its children, which see LIST_PREFETCH_LOCKED and do not
+# take it again); if another command holds it, says which and waits,
+# or with LIST_PREFETCH_LOCK_WAIT=0 refuses.
+hold_cache_lock() {
+	local what=$1 lockfile holder
+	[ "${LIST_PREFETCH_LOCKED:-}" != "$LIST_PREFETCH_CACHE" ] || return 0
+	mkdir -p "$LIST_PREFETCH_CACHE"
+	lockfile=$LIST_PREFETCH_CACHE/lock
+	exec {CACHE_LOCK_FD}>>"$lockfile"
+	if ! flock -n "$CACHE_LOCK_FD"; then
+		holder=$(cat "$lockfile.holder" 2>/dev/null || echo 'an unknown command')
+		[ "${LIST_PREFETCH_LOCK_WAIT:-1}" != 0 ] ||
+			die "the cache $LIST_PREFETCH_CACHE is in use by $holder" \
+				"wait for it to finish, or point LIST_PREFETCH_CACHE at another directory"
+		log "waiting for the cache $LIST_PREFETCH_CACHE: in use by $holder"
+		flock "$CACHE_LOCK_FD"
+	fi
+	echo "'$what' (pid $$, since $(date -u +%H:%M:%SZ))" >"$lockfile.holder"
+	export LIST_PREFETCH_LOCKED=$LIST_PREFETCH_CACHE
 }

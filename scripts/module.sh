@@ -15,6 +15,7 @@ usage() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3 | 4) ;; *) usage ;; esac
 	local module=${4:-listbench}
 	select_build "$1" "$2" "${3:-qemu}"

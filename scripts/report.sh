@@ -34,21 +34,14 @@ step() {
 	fi
 }
 
+# run_pipeline: make check-all (every build, boot, debug kernel, the
+# codegen comparison, sizes of the qemu config, the short A/B, the
+# audit, the fault tests), then the long measurements.
 run_pipeline() {
-	local target variant config
+	local config
 	"$PROJECT_DIR/scripts/tree.sh" || return 1
 	"$PROJECT_DIR/scripts/apply.sh" || return 1
-	for target in $TARGETS; do
-		for variant in $(checked_variants "$target"); do
-			step "boot $target $variant" boot_variant "$target" "$variant"
-		done
-	done
-	for target in $(set_targets debug); do
-		for variant in $(checked_variants "$target"); do
-			step "debug $target $variant" boot_variant "$target" "$variant" debug
-		done
-	done
-	step audit "$PROJECT_DIR/scripts/audit.sh"
+	step check-all "$PROJECT_DIR/scripts/check.sh" --tier all
 	# The benchmark first among the measurements: it wants an idle machine.
 	step bench "$PROJECT_DIR/scripts/bench.sh"
 	step guest-bench "$PROJECT_DIR/scripts/guest-bench.sh" --runs "$GUEST_BENCH_RUNS"
@@ -59,12 +52,25 @@ run_pipeline() {
 
 # --- sections ----------------------------------------------------------------
 
+# stale RESULT_JSON: says so when a result is not of this report's run
+# (its boot failed or did not run this time: the file is an earlier one).
+stale() {
+	local run
+	run=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("run_id", "none"))' "$1")
+	[ "$run" != "$LIST_PREFETCH_RUN_ID" ] || return 1
+	echo "(stale: from run $run, not this one)"
+}
+
 # target_row TARGET VARIANT: one line of the targets table.
 target_row() {
 	local result=$RESULTS_DIR/boot-$1-qemu-$2.json out counts
 	out=$(build_dir "$1" qemu "$2")
 	if [ ! -f "$result" ] || [ ! -f "$out/.lp-build" ]; then
 		printf '  %-10s %-8s (no result: the pipeline did not get to it)\n' "$1" "$2"
+		return
+	fi
+	if stale "$result" >/dev/null; then
+		printf '  %-10s %-8s %s\n' "$1" "$2" "$(stale "$result")"
 		return
 	fi
 	counts=$(load_target "$1" && "$PROJECT_DIR/scripts/count-prefetches.sh" "$out/vmlinux")
@@ -96,7 +102,7 @@ section_targets() {
 	printf '  %-10s %-8s %-4s %-4s %6s %6s %-6s %-22s %7s  %s\n' \
 		target variant dflt got text alt status KUnit boot cpu
 	for target in $TARGETS; do
-		for variant in $(checked_variants "$target"); do
+		for variant in $(boot_variants "$target"); do
 			target_row "$target" "$variant"
 		done
 	done
@@ -109,10 +115,14 @@ section_debug() {
 	echo "DEBUG_OBJECTS; 2 CPUs under TCG): KUnit, then guest/stress.c and module"
 	echo "load/unload. Any splat fails the boot. Operation counts are TCG: functional only."
 	for target in $(set_targets debug); do
-		for variant in $(checked_variants "$target"); do
+		for variant in $(boot_variants "$target"); do
 			result=$RESULTS_DIR/boot-$target-debug-$variant.json
 			if [ ! -f "$result" ]; then
 				printf '  %-10s %-8s (no result: the pipeline did not get to it)\n' "$target" "$variant"
+				continue
+			fi
+			if stale "$result" >/dev/null; then
+				printf '  %-10s %-8s %s\n' "$target" "$variant" "$(stale "$result")"
 				continue
 			fi
 			python3 - "$result" "$(build_dir "$target" debug "$variant")/console.log" <<'PY'
@@ -143,7 +153,7 @@ section_boot_sizes() {
 	echo "size vmlinux of the booted kernels (qemu config)"
 	printf '  %9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
 	for target in $TARGETS; do
-		for variant in $(checked_variants "$target"); do
+		for variant in $(boot_variants "$target"); do
 			out=$(build_dir "$target" qemu "$variant")
 			[ -f "$out/.lp-build" ] || { echo "  (no finished build for $target $variant)"; continue; }
 			(load_target "$target" && size_row "$out/vmlinux" "$target-$variant") | sed 's/^/  /'
@@ -184,13 +194,13 @@ section_guest_bench() {
 }
 
 section_stage_times() {
-	echo "Wall time per stage (this run)"
+	echo "Wall time per stage (this run; builds with ccache's hits)"
 	[ -s "$STAGE_TIMES_FILE" ] || { echo "  (none)"; return; }
-	awk -F'\t' '{ printf "  %-40s %8.1fs\n", $1, $2; total += $2 } END { printf "  %-40s %8.1fs\n", "total", total }' "$STAGE_TIMES_FILE"
+	awk -F'\t' '{ printf "  %-44s %8.1fs  %s\n", $1, $2, $3; total += $2 } END { printf "  %-44s %8.1fs\n", "total", total }' "$STAGE_TIMES_FILE"
 }
 
 section_header() {
-	echo "list-prefetch report, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "list-prefetch report, $(date -u +%Y-%m-%dT%H:%M:%SZ), run $LIST_PREFETCH_RUN_ID"
 	echo "  kernel: Linux $(tree_version "$TREE_DIR" 2>/dev/null || echo '?') (Debian linux-source-$KERNEL_SERIES), series: $(grep -vc '^#' "$PROJECT_DIR/patches/series") patches"
 	echo "  project: $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')"
 	echo "  host: $(host_description); $(gcc --version | head -n 1)"
@@ -216,9 +226,11 @@ print_report() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	local status=0
 	if [ "${1:-}" = --summary-only ]; then
 		STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
+		LIST_PREFETCH_RUN_ID=$(cat "$RESULTS_DIR/report-run-id.txt" 2>/dev/null || echo none)
 		section_targets | write_atomic "$RESULTS_DIR/targets.txt"
 		section_debug | write_atomic "$RESULTS_DIR/debug.txt"
 		print_report
@@ -227,7 +239,9 @@ main() {
 	mkdir -p "$RESULTS_DIR"
 	STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 	: >"$STAGE_TIMES_FILE"
-	export STAGE_TIMES_FILE
+	LIST_PREFETCH_RUN_ID=report-$(date -u +%Y%m%dT%H%M%SZ)-$$
+	echo "$LIST_PREFETCH_RUN_ID" | write_atomic "$RESULTS_DIR/report-run-id.txt"
+	export STAGE_TIMES_FILE LIST_PREFETCH_RUN_ID
 	run_pipeline || status=$?
 	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
 	section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"

@@ -35,6 +35,7 @@ def symbols_of(objects):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sizes_json")
+    parser.add_argument("--run-id", help="fail unless the result is of this run")
     parser.add_argument("--touched", nargs="*", default=[],
                         help="objects of .c files the series modifies")
     parser.add_argument("--added", nargs="*", default=[],
@@ -50,6 +51,10 @@ def main():
         nonlocal failures
         print(("ok      " if ok else "FAILED  ") + message)
         failures += not ok
+
+    if args.run_id is not None:
+        check(sizes.get("run_id") == args.run_id,
+              f"the result is of this run ({sizes.get('run_id')})")
 
     changed = sizes["bloat_vanilla_off"]["functions"]
     stray = sorted(f for f in changed if base_name(f) not in touched | added)

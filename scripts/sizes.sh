@@ -89,7 +89,8 @@ write_json() {
 import json, os, re, subprocess, sys
 results, config, target = sys.argv[1:4]
 vmlinux = dict(zip(("vanilla", "off", "on"), sys.argv[4:7]))
-out = {"config": config, "target": target, "variants": {}}
+out = {"config": config, "target": target, "variants": {},
+       "run_id": os.environ.get("LIST_PREFETCH_RUN_ID", "standalone")}
 for variant, path in vmlinux.items():
     text, data, bss, dec, _hx, _name = subprocess.run(
         ["size", path], capture_output=True, text=True, check=True).stdout.splitlines()[-1].split()
@@ -103,7 +104,7 @@ for pair in ("vanilla-off", "off-on"):
     out[f"bloat_{pair.replace('-', '_')}"] = {
         "before": int(m.group(1)), "after": int(m.group(2)),
         "functions": {name: int(delta) for name, _old, _new, delta in funcs}}
-tmp = f"{results}/sizes-{config}.json.tmp"
+tmp = f"{results}/sizes-{config}.json.tmp.{os.getpid()}"
 with open(tmp, "w") as f:
     json.dump(out, f, indent=2, sort_keys=True)
 os.replace(tmp, f"{results}/sizes-{config}.json")
@@ -128,6 +129,7 @@ print_sizes() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	case $# in 1 | 2) ;; *) usage ;; esac
 	CONFIG_SET=$1
 	load_config_set "$CONFIG_SET"

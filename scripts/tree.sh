@@ -8,7 +8,8 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TARBALL=/usr/src/linux-source-$KERNEL_SERIES.tar.xz
+# LINUX_SOURCE_TARBALL: another tarball of the same layout (for tests).
+TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-$KERNEL_SERIES.tar.xz}
 PACKAGE=linux-source-$KERNEL_SERIES
 
 install_source_package() {
@@ -53,6 +54,7 @@ package_version() {
 }
 
 main() {
+	hold_cache_lock "$(basename "$0") $*"
 	stage_start tree
 	if [ -d "$TREE_DIR/.git" ] && git -C "$TREE_DIR" rev-parse -q --verify pristine >/dev/null; then
 		log "tree: reusing $TREE_DIR"

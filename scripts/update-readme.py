@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Copy results into results/examples/ and quote them in README.md.
+"""Copy results into results/examples/ and quote them in README.md and docs/.
 
-README.md marks each quoted result as
+README.md and each page of docs/ mark a quoted result as
     <!-- begin: results/examples/NAME -->
     ...
     <!-- end: results/examples/NAME -->
@@ -13,6 +13,7 @@ printed, never typed. Run it (make readme) after make report.
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -21,20 +22,23 @@ EXAMPLES = ["report.txt", "targets.txt", "debug.txt", "guest-bench.txt",
             "failures.txt", "audit.txt", "sizes-qemu.txt",
             "sizes-defconfig.txt",
             "bench.txt", "bench.png", "bisect-x86_64.txt", "check-cold.txt",
-            "check-warm.txt", "stage-times.txt"]
+            "check-warm.txt", "check-all-cold.txt", "check-all-warm.txt",
+            "stage-times.txt", "codegen-x86_64.txt", "tiers.txt"]
 BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
 
 def main():
     results = os.path.join(PROJECT, "results")
+    # The tiers' wall times, summed up from the recorded runs.
+    with open(os.path.join(results, "tiers.txt"), "w") as f:
+        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "tiers.py"), results],
+                       stdout=f, check=False)
     examples = os.path.join(results, "examples")
     os.makedirs(examples, exist_ok=True)
     for name in EXAMPLES:
         if os.path.exists(os.path.join(results, name)):
             shutil.copy(os.path.join(results, name), examples)
 
-    readme = os.path.join(PROJECT, "README.md")
-    text = open(readme).read()
     missing = []
 
     def quote(match):
@@ -45,10 +49,14 @@ def main():
         body = open(path).read().rstrip("\n")
         return f"{match.group(1)}```\n{body}\n```\n{match.group(3)}"
 
-    text = BLOCK.sub(quote, text)
-    with open(readme + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(readme + ".tmp", readme)
+    docs = os.path.join(PROJECT, "docs")
+    pages = [os.path.join(PROJECT, "README.md")] + sorted(
+        os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md"))
+    for page in pages:
+        text = BLOCK.sub(quote, open(page).read())
+        with open(page + f".tmp.{os.getpid()}", "w") as f:
+            f.write(text)
+        os.replace(page + f".tmp.{os.getpid()}", page)
     for name in missing:
         print(f"update-readme: {name} does not exist; its block is unchanged",
               file=sys.stderr)

@@ -8,6 +8,12 @@
 # that the host parses; listbench prints its own lines to the kernel
 # log. lp_bench=quick on the kernel command line runs a small version.
 set -e
+# Only the A/B's boots (lp_bench= given) run it; the debug kernels carry
+# it for make check-all's functional check, and otherwise stress.
+if ! grep -q 'lp_bench=' /proc/cmdline; then
+	echo "workload: bench skipped, no lp_bench= on the command line"
+	exit 0
+fi
 if grep -qw 'lp_bench=quick' /proc/cmdline; then
 	nodes=256,4096 reps=3 groups=1 loops=10 pipe_loops=1000 files=100 rounds=3
 else

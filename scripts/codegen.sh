@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# codegen.sh - does the series change code only where it says it does?
+# Compiles a handful of objects in three builds of the qemu config of
+# TARGET (vanilla: the pristine tree; off: the series with the
+# architecture's default; on: the series with LIST_PREFETCH=y), compares
+# them function by function (objdump -d, addresses made symbolic), and
+# counts prefetch instructions per function.
+#
+# The objects: every .c file the series modifies that the config builds
+# (the swept walks), and a few list-heavy files it does not touch.
+# The off build is the full kernel make check boots; of vanilla and on
+# only the objects are built (kbuild's single-object targets), in the
+# O= directories of their full builds, which reuse them later.
+#
+# Writes results/codegen-TARGET.json and .txt; codegen_check.py judges.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Untouched by the series, full of list walks: their code must not move.
+UNTOUCHED_OBJECTS="fs/dcache.o kernel/notifier.o lib/klist.o lib/list_sort.o kernel/workqueue.o"
+
+usage() {
+	echo "usage: $0 [TARGET]   (default x86_64)" >&2
+	exit 2
+}
+
+# modified_objects: the objects of the .c files the series modifies.
+modified_objects() {
+	git -C "$SERIES_DIR" diff --name-only --diff-filter=M pristine HEAD -- '*.c' | sed 's/\.c$/.o/'
+}
+
+# compile_objects VARIANT OBJECT...: configure VARIANT's build and
+# compile only OBJECT... in it.
+compile_objects() {
+	local variant=$1 out src
+	shift
+	out=$(build_dir "$TARGET" qemu "$variant")
+	src=$(source_dir "$variant")
+	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" qemu
+	stage_start "compile $# objects of $TARGET-qemu-$variant"
+	mkdir -p "$CCACHE_DIR"
+	CCACHE_BEFORE=$(ccache_counts)
+	run_logged "$out/codegen-build.log" make -C "$src" O="$out" ARCH="$ARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" CC="$(compiler_command)" HOSTCC="$(host_compiler_command)" \
+		-j"$(make_jobs)" "$@" || {
+		tail -n 20 "$out/codegen-build.log" >&2
+		die "compiling $* for $TARGET $variant failed; full log: $out/codegen-build.log" \
+			"read the first error above"
+	}
+	ccache_summary
+	stage_end
+}
+
+# objects_in_config OUT: of the candidate objects, those the full off
+# build in OUT compiled (its .config builds them).
+objects_in_config() {
+	local out=$1 object
+	for object in $(modified_objects) $UNTOUCHED_OBJECTS; do
+		if [ -f "$out/$object" ]; then
+			echo "$object"
+		else
+			log "codegen: $object is not built by the $TARGET qemu config; left out"
+		fi
+	done
+}
+
+main() {
+	hold_cache_lock "$(basename "$0") $*"
+	[ $# -le 1 ] || usage
+	load_target "${1:-x86_64}"
+	load_config_set qemu
+	require_tree
+	[ -d "$SERIES_DIR/.git" ] || [ -f "$SERIES_DIR/.git" ] ||
+		die "no series worktree at $SERIES_DIR" "run 'scripts/apply.sh' (or 'make apply')"
+	# The off variant is the kernel make check boots: built in full
+	# (or found up to date), it says which objects the config builds.
+	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" off qemu
+	"$PROJECT_DIR/scripts/build.sh" "$TARGET" off qemu
+	local -a objects
+	mapfile -t objects < <(objects_in_config "$(build_dir "$TARGET" qemu off)")
+	[ ${#objects[@]} -gt 0 ] || die "none of the objects is built by the $TARGET qemu config" \
+		"check configs/qemu.config"
+	local variant
+	for variant in vanilla on; do
+		compile_objects "$variant" "${objects[@]}"
+	done
+	stage_start "codegen $TARGET: compare vanilla, off, on"
+	local json=$RESULTS_DIR/codegen-$TARGET.json
+	mkdir -p "$RESULTS_DIR"
+	python3 "$PROJECT_DIR/scripts/codegen_check.py" --objdump "${CROSS_COMPILE}objdump" \
+		--vanilla "$(build_dir "$TARGET" qemu vanilla)" --off "$(build_dir "$TARGET" qemu off)" \
+		--on "$(build_dir "$TARGET" qemu on)" --modified "$(modified_objects | tr '\n' ' ')" \
+		--field "target=$TARGET" --field "run_id=${LIST_PREFETCH_RUN_ID:-standalone}" \
+		--field "kernel=$(tree_version "$TREE_DIR")" \
+		--json "$json.tmp.$$" "${objects[@]}" >"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$" || {
+		cat "$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
+		rm -f "$json.tmp.$$" "$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
+		die "the code of the $TARGET objects is not what the series says (see above)" \
+			"a difference outside the swept functions means a macro's off-form generates code: compare the functions named above with objdump -d"
+	}
+	mv -f "$json.tmp.$$" "$json"
+	mv -f "$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$" "$RESULTS_DIR/codegen-$TARGET.txt"
+	cat "$RESULTS_DIR/codegen-$TARGET.txt"
+	stage_end
+}
+
+main "$@"; exit

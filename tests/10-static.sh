@@ -1,0 +1,280 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Static checks: the cache can be made from nothing, the runner itself,
+# shell lint, the data files, the series (applies, checkpatch), the
+# guest programs, the coccinelle rule on its corpus. No kernel build.
+# shellcheck disable=SC2317 # functions called by name
+
+plan_static() {
+	cat <<'PLAN'
+check:cache 120 test_fresh_cache_is_created
+check 300 test_tree_unpacked
+check 120 test_runner_fails_a_failing_middle_command
+check 120 test_runner_caches_only_passes
+check 60 test_runner_speaks_ktap
+check 60 test_cache_lock_names_its_holder
+check:cache 120 test_shellcheck
+check 30 test_data_files_load
+check 30 test_series_file_complete
+check 600 test_series_applies_to_pristine
+check:cache 120 test_checkpatch_strict
+check:cache 120 test_guest_programs
+check 120 test_cocci_corpus
+all 1800 test_audit
+PLAN
+}
+
+# A new machine: scripts/deps.sh and scripts/tree.sh against a cache
+# directory that does not exist yet. deps.sh unpacks the foreign
+# busyboxes there; tree.sh gets a stand-in tarball of the same layout
+# (a Makefile that says 6.12.118), since the real one takes a minute to
+# unpack and every cold run unpacks it anyway.
+test_fresh_cache_is_created() {
+	local scratch cache tarball
+	scratch=$(mktemp -d)
+	cache=$scratch/does/not/exist
+	mkdir -p "$scratch/src/linux-source-$KERNEL_SERIES"
+	printf 'kernelversion:\n\t@echo %s.118\n' "$KERNEL_SERIES" \
+		>"$scratch/src/linux-source-$KERNEL_SERIES/Makefile"
+	tarball=$scratch/linux-source-$KERNEL_SERIES.tar.xz
+	tar -C "$scratch/src" -cJf "$tarball" "linux-source-$KERNEL_SERIES"
+	LIST_PREFETCH_CACHE=$cache "$PROJECT_DIR/scripts/deps.sh"
+	LIST_PREFETCH_CACHE=$cache LINUX_SOURCE_TARBALL=$tarball "$PROJECT_DIR/scripts/tree.sh"
+	local arch
+	for arch in arm64 i386; do
+		[ -x "$cache/tools/busybox-$arch/bin/busybox" ] ||
+			{ echo "no busybox for $arch in the new cache"; return 1; }
+	done
+	[ "$(git -C "$cache/tree/pristine" describe --tags)" = pristine ] ||
+		{ echo "the new cache's tree has no pristine tag"; return 1; }
+	echo "deps.sh and tree.sh made $(find "$cache" -maxdepth 2 | wc -l) entries in a new cache"
+	rm -rf "$scratch"
+}
+
+# The real cache's tree: unpacked from Debian's tarball, or reused.
+test_tree_unpacked() {
+	"$PROJECT_DIR/scripts/tree.sh"
+}
+
+# probe_runner TESTS: run check.sh on a scratch tests directory holding
+# one stage of the given test functions (the plan is their names), with
+# scratch results; prints its output, then its exit status.
+probe_runner() {
+	local scratch=$1 plan=$2 body=$3 status=0
+	mkdir -p "$scratch/tests" "$scratch/results"
+	{
+		echo "plan_probe() { cat <<'PLAN'"
+		echo "$plan"
+		echo "PLAN"
+		echo "}"
+		echo "$body"
+	} >"$scratch/tests/10-probe.sh"
+	CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
+		"$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 || status=$?
+	sed 's/^/  | /' "$scratch/out"
+	echo "exit status $status"
+}
+
+# The runner's own test: a test whose middle command fails must fail,
+# even though its last command succeeds (bash ignores errexit in a
+# subshell on the left of '||', which is how this once passed); a test
+# over its timeout fails; a skip is a skip; the tally is right.
+test_runner_fails_a_failing_middle_command() {
+	local scratch out
+	scratch=$(mktemp -d)
+	out=$(probe_runner "$scratch" \
+		"check 30 test_probe_middle_fails
+check 30 test_probe_passes
+check 30 test_probe_skips
+check 2 test_probe_hangs" '
+test_probe_middle_fails() { echo before; false; echo after; true; }
+test_probe_passes() { true; }
+test_probe_skips() { skip "no such thing here"; }
+test_probe_hangs() { sleep 60; }')
+	echo "$out"
+	local want
+	for want in '^  \| not ok 1 test_probe_middle_fails$' '^  \| ok 2 test_probe_passes$' \
+		'^  \| ok 3 test_probe_skips # SKIP no such thing here$' '^  \| not ok 4 test_probe_hangs$' \
+		'^  \| # timed out after 2s ' '^  \| 1 passed, 2 failed, 1 skipped$' '^exit status 1$'; do
+		echo "$out" | grep -qE -- "$want" || { echo "missing: /$want/"; return 1; }
+	done
+	! echo "$out" | grep -q '^  | # after$' || { echo "the failing middle command did not stop its test"; return 1; }
+	rm -rf "$scratch"
+}
+
+# Cacheable tests (':cache' in the plan): a pass is reported as cached
+# when the inputs are the same, a failure is never remembered, and a
+# changed input runs the test again.
+test_runner_caches_only_passes() {
+	local scratch out plan body
+	scratch=$(mktemp -d)
+	plan="check:cache 30 test_probe_passes
+check:cache 30 test_probe_fails"
+	body='
+test_probe_passes() { echo ran; }
+test_probe_fails() { false; }'
+	probe_runner "$scratch" "$plan" "$body" >/dev/null
+	out=$(probe_runner "$scratch" "$plan" "$body")
+	echo "second run:"
+	echo "$out"
+	echo "$out" | grep -q '^  | ok 1 test_probe_passes # cached: ' || { echo "the pass was not cached"; return 1; }
+	echo "$out" | grep -q '^  | not ok 2 test_probe_fails$' || { echo "the failure was not run again"; return 1; }
+	out=$(probe_runner "$scratch" "$plan" "$body
+# an input changed")
+	echo "after a change of the tests:"
+	echo "$out"
+	echo "$out" | grep -q '^  | ok 1 test_probe_passes$' || { echo "a changed input did not run the test again"; return 1; }
+	rm -rf "$scratch"
+}
+
+# The runner's output is KTAP the kernel's own parser reads: kunit.py
+# parse finds the plan and every result, with the skip as a skip.
+test_runner_speaks_ktap() {
+	require_tree
+	local scratch
+	scratch=$(mktemp -d)
+	probe_runner "$scratch" "check 30 test_probe_passes
+check 30 test_probe_fails
+check 30 test_probe_skips" '
+test_probe_passes() { true; }
+test_probe_fails() { false; }
+test_probe_skips() { skip "nothing to do"; }' >/dev/null
+	# kunit.py parse reads KTAP; our last line is CI's tally, not KTAP.
+	python3 "$TREE_DIR/tools/testing/kunit/kunit.py" parse --json="$scratch/parsed.json" \
+		"$scratch/out" >"$scratch/parsed.txt" || true
+	cat "$scratch/parsed.txt"
+	python3 - "$scratch/parsed.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+cases = {c["name"]: c["status"] for c in r["test_cases"] for c in [c]} if "test_cases" in r else {}
+if not cases:
+    # kunit.py's JSON: tests -> test_cases
+    cases = {c["name"]: c["status"] for t in r.get("tests", []) for c in t.get("test_cases", [])}
+print("kunit.py parse found:", cases)
+want = {"test_probe_passes": "PASS", "test_probe_fails": "FAIL", "test_probe_skips": "SKIP"}
+sys.exit(0 if cases == want else 1)
+PY
+	rm -rf "$scratch"
+}
+
+# One command at a time on a cache: a second one refuses (or waits),
+# naming the command that holds it.
+test_cache_lock_names_its_holder() {
+	local scratch holder status=0
+	scratch=$(mktemp -d)
+	mkdir -p "$scratch/cache"
+	echo "'make report' (pid 1, since 00:00:00Z)" >"$scratch/cache/lock.holder"
+	flock "$scratch/cache/lock" sleep 30 &
+	holder=$!
+	while flock -n "$scratch/cache/lock" true; do sleep 0.1; done
+	(
+		unset LIST_PREFETCH_LOCKED
+		export LIST_PREFETCH_CACHE=$scratch/cache LIST_PREFETCH_LOCK_WAIT=0
+		expect_failure "$scratch/out" "in use by 'make report'" "wait for it to finish" \
+			"$PROJECT_DIR/scripts/tree.sh"
+	) || status=1
+	kill "$holder" 2>/dev/null || true
+	wait "$holder" 2>/dev/null || true
+	rm -rf "$scratch"
+	return "$status"
+}
+
+test_shellcheck() {
+	need_cmd shellcheck shellcheck
+	cd "$PROJECT_DIR" || return 1
+	run shellcheck -x scripts/*.sh tests/*.sh .ci/run
+	run shellcheck -s sh guest/init guest/workloads/*.sh
+}
+
+test_data_files_load() {
+	local f
+	for f in "$PROJECT_DIR"/configs/targets/*.conf "$PROJECT_DIR"/configs/sets/*.conf; do
+		(load_conf "$f")
+		echo "loads: ${f#"$PROJECT_DIR"/}"
+	done
+}
+
+# Every patch file is in the series, and every series entry exists.
+test_series_file_complete() {
+	local listed on_disk
+	listed=$(grep -v '^#' "$PROJECT_DIR/patches/series" | sort)
+	on_disk=$(cd "$PROJECT_DIR/patches" && find . -name '0*.patch' ! -name '0000-*' -printf '%f\n' | sort)
+	diff <(echo "$listed") <(echo "$on_disk")
+	echo "$(echo "$listed" | wc -l) patches listed"
+}
+
+# The series applies in order to the pristine tree (apply.sh's own
+# check, git apply on a scratch index, before it touches a worktree),
+# and the cache's series worktree is exactly pristine plus the series.
+test_series_applies_to_pristine() {
+	"$PROJECT_DIR/scripts/apply.sh"
+	local want got
+	want=$(series_tree_id)
+	got=$(git -C "$SERIES_DIR" rev-parse 'HEAD^{tree}')
+	echo "pristine + $(series_files | wc -l) patches: tree $want; $SERIES_DIR: tree $got"
+	[ "$want" = "$got" ]
+	[ -z "$(git -C "$SERIES_DIR" status --porcelain --untracked-files=no)" ] ||
+		{ echo "$SERIES_DIR has local changes"; return 1; }
+}
+
+# checkpatch --strict from outside any git repository, as a reviewer
+# without the tree's history runs it: 0 errors, 0 warnings, 0 checks.
+test_checkpatch_strict() {
+	require_tree
+	local patch out failed=0
+	for patch in $(series_files); do
+		out=$(checkpatch_outside_git "$patch" 2>&1) || true
+		echo "${patch##*/}: $(echo "$out" | grep '^total:')"
+		if ! echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+			echo "$out" | grep -E '^(ERROR|WARNING|CHECK)' -A3
+			failed=1
+		fi
+	done
+	return "$failed"
+}
+
+# The guest's C programs build warning-free and work: run on the host
+# (plain userspace), briefly; a bad argument is refused. The module is
+# kernel code: checkpatch --strict, like the series.
+test_guest_programs() {
+	require_tree
+	local bin prog
+	bin=$(mktemp -d)
+	for prog in stress metabench; do
+		# shellcheck disable=SC2086 # a list of flags
+		run gcc $GUEST_CFLAGS -o "$bin/$prog" "$PROJECT_DIR/guest/$prog.c"
+	done
+	"$bin/metabench" 50 3 "$bin"
+	"$bin/stress" 1
+	if "$bin/metabench" 0 2>/dev/null; then echo "metabench took 0 files"; return 1; fi
+	rm -rf "$bin"
+	checkpatch_outside_git "$PROJECT_DIR/guest/listbench/listbench.c" --no-tree -f |
+		tee /dev/stderr | grep -q '^total: 0 errors, 0 warnings, 0 checks'
+}
+
+# The series' semantic patch on the snippet corpus: report mode must name
+# exactly the lines marked "list-walk" (no false negative, no false
+# positive), and patch mode must rewrite exactly those lines.
+test_cocci_corpus() {
+	need_cmd spatch coccinelle
+	"$PROJECT_DIR/scripts/apply.sh" >/dev/null
+	local cocci=$SERIES_DIR/scripts/coccinelle/misc/list_prefetch.cocci corpus=$PROJECT_DIR/audit/corpus
+	local expected found rewritten
+	[ -f "$cocci" ] || { echo "no rule at $cocci"; return 1; }
+	cd "$corpus" || return 1
+	expected=$(grep -n 'list-walk \*/' ./*.c | cut -d: -f1,2 | sed 's|^\./||' | sort)
+	[ -n "$expected" ] || { echo "the corpus in $corpus marks no list-walk site"; return 1; }
+	found=$(spatch --very-quiet -D report --no-includes --include-headers --sp-file "$cocci" ./*.c |
+		sed -n 's|^\(\./\)\{0,1\}\([^:]*\):\([0-9]*\):.*|\2:\3|p' | sort -u)
+	echo "expected $(echo "$expected" | grep -c .) sites, reported $(echo "$found" | grep -c .)"
+	if diff <(echo "$expected") <(echo "$found") |
+		sed -n 's/^< /missed (false negative): /p; s/^> /reported (false positive): /p' | grep .; then
+		return 1
+	fi
+	rewritten=$(spatch --very-quiet -D patch --no-includes --include-headers --sp-file "$cocci" ./*.c |
+		grep -c '^+.*list_prefetchw\{0,1\}(.*list-walk' || true)
+	echo "patch mode rewrote $rewritten of them to list_prefetch[w]()"
+	[ "$rewritten" -eq "$(echo "$expected" | grep -c .)" ]
+}
+
+test_audit() { "$PROJECT_DIR/scripts/audit.sh"; }

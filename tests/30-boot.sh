@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The qemu guest of every target: configure, build, boot under TCG, and
+# judge from this run's results: the KUnit suites, the LIST_PREFETCH
+# setting, the prefetch instructions in the vmlinux. make check boots
+# each target's CHECK_VARIANTS (x86_64 off: LIST_PREFETCH=n; i386 MK7:
+# =y, the architecture's default), make check-all its BOOT_VARIANTS.
+# shellcheck disable=SC2317 # functions called by name
+
+plan_boot() {
+	local target variant tier
+	for target in $(targets_in_check_order); do
+		for variant in $(boot_variants "$target"); do
+			tier=all
+			case " $(check_variants "$target") " in *" $variant "*) tier=check ;; esac
+			echo "$tier 3600 test_boot $target $variant"
+			echo "$tier 60 test_list_prefetch_default $target $variant"
+			echo "$tier 60 test_kunit_suites $target $variant"
+			echo "$tier 300 test_iterator_prefetch_sites $target $variant"
+		done
+	done
+}
+
+# targets_in_check_order: x86_64 first (the fault tests borrow its off
+# boot), then the others.
+targets_in_check_order() {
+	all_targets | grep -x x86_64 || true
+	all_targets | grep -vx x86_64 || true
+}
+
+# test_boot TARGET VARIANT: configure, build, boot, judge.
+test_boot() { boot_variant "$1" "$2"; }
+
+# this_runs_build TARGET VARIANT [CONFIG_SET]: the O= directory of a
+# build whose boot passed in this run, checked to be the build that
+# was booted (its stamp is in the result).
+this_runs_build() {
+	local out stamp
+	out=$(build_dir "$1" "${3:-qemu}" "$2")
+	stamp=$(result_field "$1" "$2" 'r.get("build_stamp", "none")' "${3:-qemu}")
+	[ "$stamp" = "$(cat "$out/.lp-build" 2>/dev/null)" ] ||
+		{ echo "$out was rebuilt after the boot this run judged" >&2; return 1; }
+	echo "$out"
+}
+
+# test_list_prefetch_default TARGET VARIANT: the booted kernel's
+# LIST_PREFETCH is the target's default in the off variant (nothing
+# overridden) and y in the on variant (forced on).
+test_list_prefetch_default() {
+	load_target "$1"
+	local value want=$LIST_PREFETCH_DEFAULT
+	value=$(result_field "$1" "$2" 'r["list_prefetch"]')
+	[ "$2" != on ] || want=y
+	echo "$1 $2: CONFIG_LIST_PREFETCH=$value (want $want)"
+	[ "$value" = "$want" ]
+}
+
+# test_kunit_suites TARGET VARIANT: every required suite ran in this
+# run's boot, with all its cases passing.
+test_kunit_suites() {
+	load_target "$1"
+	load_config_set qemu
+	local suite passed failed status=0
+	for suite in $REQUIRED_SUITES; do
+		passed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('passed', 0)")
+		failed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('failed', 0)")
+		echo "$1 $2: $suite passed $passed, failed $failed"
+		[ "$passed" -gt 0 ] && [ "$failed" -eq 0 ] || status=1
+	done
+	return "$status"
+}
+
+# test_iterator_prefetch_sites TARGET VARIANT: read the vmlinux, not
+# Kconfig. The series' KUnit cases that walk a list each hold a prefetch
+# (in the text, or on i386 as an alternative) exactly when
+# LIST_PREFETCH=y.
+test_iterator_prefetch_sites() {
+	load_target "$1"
+	local out value walkers with_sites missing sites
+	out=$(this_runs_build "$1" "$2")
+	value=$(result_field "$1" "$2" 'r["list_prefetch"]')
+	sites=$(mktemp)
+	# The counter's own failure fails the test (no '|| true').
+	"$PROJECT_DIR/scripts/count-prefetches.sh" --functions "$out/vmlinux" >"$sites"
+	walkers=$("${CROSS_COMPILE}nm" "$out/vmlinux" |
+		awk '$3 ~ /^list_prefetch_test_.*(foreach|walk)/ { print $3 }' | sort -u)
+	with_sites=$(awk '$1 ~ /^list_prefetch_test_/ { print $1 }' "$sites" | sort -u)
+	echo "$1 $2 (LIST_PREFETCH=$value): $(echo "$walkers" | grep -c .) walking cases, $(echo "$with_sites" | grep -c .) cases with a prefetch"
+	awk '$1 ~ /^list_prefetch_test_.*foreach/' "$sites" | head -n 2 | sed 's/^/  e.g. /'
+	rm -f "$sites"
+	[ -n "$walkers" ] || { echo "  no walking cases in $out/vmlinux"; return 1; }
+	if [ "$value" = y ]; then
+		missing=$(comm -23 <(echo "$walkers") <(echo "$with_sites"))
+		[ -z "$missing" ] || { echo "  walking without a prefetch: $missing"; return 1; }
+	elif [ -n "$with_sites" ]; then
+		echo "  prefetch although LIST_PREFETCH=n: $with_sites"
+		return 1
+	fi
+}

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Does the default build generate the same code as vanilla outside the
+# swept functions? scripts/codegen.sh compiles a handful of objects
+# vanilla, off and on and compares them function by function.
+# shellcheck disable=SC2317 # functions called by name
+
+plan_codegen() {
+	echo "check 3600 test_codegen_matches_vanilla x86_64"
+}
+
+# test_codegen_matches_vanilla TARGET: codegen.sh's verdict (it fails on
+# a difference the series does not explain), then this run's JSON read
+# back: objects the series modifies and objects it does not were both
+# compared, and the swept functions are named.
+test_codegen_matches_vanilla() {
+	"$PROJECT_DIR/scripts/codegen.sh" "$1"
+	python3 - "$RESULTS_DIR/codegen-$1.json" "${LIST_PREFETCH_RUN_ID:-}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = []
+if r.get("run_id") != sys.argv[2]:
+    bad.append(f"the result is from run {r.get('run_id')}, not this one")
+if r["status"] != "pass":
+    bad.append("status " + r["status"])
+modified = [row for row in r["rows"] if row["modified"]]
+untouched = [row for row in r["rows"] if not row["modified"]]
+if not modified or not untouched:
+    bad.append(f"{len(modified)} modified and {len(untouched)} untouched objects compared; want both")
+swept = [f for row in modified for f in row["swept"]]
+print(f"{len(r['rows'])} objects; swept functions: {', '.join(swept)}")
+for b in bad:
+    print("problem:", b)
+sys.exit(1 if bad else 0)
+PY
+}
