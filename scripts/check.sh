@@ -78,9 +78,8 @@ tap_diagnostics() { sed 's/^/# /'; }
 # on: the project's files, the tests, the trees' commits, the tools.
 inputs_key() {
 	{
-		(cd "$PROJECT_DIR" && git ls-files -co --exclude-standard -z -- \
-			scripts tests configs guest patches bench audit .ci Makefile |
-			sort -z | xargs -0 sha256sum)
+		(cd "$PROJECT_DIR" && find scripts tests configs guest patches bench audit .ci Makefile \
+			-path bench/build -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
 		find "$TESTS_DIR" -type f -print0 | sort -z | xargs -0 sha256sum
 		git -C "$TREE_DIR" rev-parse HEAD 2>/dev/null || echo no-tree
 		git -C "$SERIES_DIR" rev-parse 'HEAD^{tree}' 2>/dev/null || echo no-series

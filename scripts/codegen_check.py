@@ -160,6 +160,8 @@ def judge(obj, code, modified):
         "modified": obj in modified,
         "functions": len(off.code_functions()),
         "swept": [short(k) for k in swept],
+        "swept_prefetches": {short(k): {"vanilla": vanilla.prefetches(k), "off": off.prefetches(k),
+                                        "on": on.prefetches(k)} for k in swept},
         "gained_on": len(gained),
         "reshaped_on": [short(k) for k in reshaped],
         "prefetches": total,
@@ -210,6 +212,10 @@ def main():
         print(f"  {r['object']:<22} {r['functions']:>5} {p['vanilla']:>7} {p['off']:>5} "
               f"{p['on']:>5} {r['gained_on']:>6}  "
               f"{', '.join(r['swept']) or '(nothing)'}{'' if r['modified'] else '  [untouched]'}")
+    swept = [f"{f} {c['vanilla']}/{c['off']}/{c['on']}" for r in rows
+             for f, c in r["swept_prefetches"].items()]
+    if swept:
+        print(f"  prefetches of the swept functions, vanilla/off/on: {', '.join(swept)}")
     reshaped = [f"{r['object']}:{f}" for r in rows for f in r["reshaped_on"]]
     if reshaped:
         print(f"  off -> on, differing without a prefetch of their own (inlining): "

@@ -254,27 +254,52 @@ test_guest_programs() {
 
 # The series' semantic patch on the snippet corpus: report mode must name
 # exactly the lines marked "list-walk" (no false negative, no false
-# positive), and patch mode must rewrite exactly those lines.
+# positive); patch mode must rewrite exactly those lines and no other,
+# context mode flag them; and the kernel's own driver (make coccicheck)
+# must say the same in report and patch mode.
 test_cocci_corpus() {
 	need_cmd spatch coccinelle
 	"$PROJECT_DIR/scripts/apply.sh" >/dev/null
-	local cocci=$SERIES_DIR/scripts/coccinelle/misc/list_prefetch.cocci corpus=$PROJECT_DIR/audit/corpus
-	local expected found rewritten
-	[ -f "$cocci" ] || { echo "no rule at $cocci"; return 1; }
-	cd "$corpus" || return 1
-	expected=$(grep -n 'list-walk \*/' ./*.c | cut -d: -f1,2 | sed 's|^\./||' | sort)
-	[ -n "$expected" ] || { echo "the corpus in $corpus marks no list-walk site"; return 1; }
-	found=$(spatch --very-quiet -D report --no-includes --include-headers --sp-file "$cocci" ./*.c |
-		sed -n 's|^\(\./\)\{0,1\}\([^:]*\):\([0-9]*\):.*|\2:\3|p' | sort -u)
-	echo "expected $(echo "$expected" | grep -c .) sites, reported $(echo "$found" | grep -c .)"
+	local rule=scripts/coccinelle/misc/list_prefetch.cocci corpus=$PROJECT_DIR/audit/corpus
+	local expected n out
+	[ -f "$SERIES_DIR/$rule" ] || { echo "no rule at $SERIES_DIR/$rule"; return 1; }
+	expected=$(cd "$corpus" && grep -n 'list-walk \*/' ./*.c | cut -d: -f1,2 | sed 's|^\./||' | sort)
+	n=$(echo "$expected" | grep -c .)
+	[ "$n" -gt 0 ] || { echo "the corpus in $corpus marks no list-walk site"; return 1; }
+	echo "the corpus marks $n list-walk sites"
+	cocci_modes_agree "$expected" "$n" spatch \
+		"cd '$corpus' && spatch --very-quiet -D @MODE@ --no-includes --include-headers --sp-file '$SERIES_DIR/$rule' ./*.c"
+	cocci_modes_agree "$expected" "$n" coccicheck \
+		"make -s -C '$SERIES_DIR' coccicheck COCCI=$rule MODE=@MODE@ M='$corpus' 2>&1"
+}
+
+# cocci_modes_agree EXPECTED N NAME COMMAND: COMMAND (@MODE@ replaced by
+# report, patch, context) reports, rewrites and flags exactly EXPECTED.
+cocci_modes_agree() {
+	local expected=$1 n=$2 name=$3 cmd=$4 out found
+	out=$(bash -c "${cmd//@MODE@/report}")
+	found=$(echo "$out" | sed -n 's|^\(.*/\)\{0,1\}\([a-z]*\.c\):\([0-9]*\):.*WARNING.*|\2:\3|p' | sort -u)
+	echo "$name report: $(echo "$found" | grep -c .) sites"
 	if diff <(echo "$expected") <(echo "$found") |
 		sed -n 's/^< /missed (false negative): /p; s/^> /reported (false positive): /p' | grep .; then
 		return 1
 	fi
-	rewritten=$(spatch --very-quiet -D patch --no-includes --include-headers --sp-file "$cocci" ./*.c |
-		grep -c '^+.*list_prefetchw\{0,1\}(.*list-walk' || true)
-	echo "patch mode rewrote $rewritten of them to list_prefetch[w]()"
-	[ "$rewritten" -eq "$(echo "$expected" | grep -c .)" ]
+	out=$(bash -c "${cmd//@MODE@/patch}" | grep -v '^\(---\|+++\) ')
+	local removed marked added
+	removed=$(echo "$out" | grep -c '^-' || true)
+	marked=$(echo "$out" | grep -c '^-.*list-walk \*/' || true)
+	added=$(echo "$out" | grep -c '^+.*list_prefetchw\{0,1\}(.*list-walk \*/' || true)
+	echo "$name patch: $removed lines removed, $marked of them marked, $added rewritten to list_prefetch[w]()"
+	if [ "$removed" -ne "$n" ] || [ "$marked" -ne "$n" ] || [ "$added" -ne "$n" ]; then
+		echo "$out" | grep '^[-+]' | grep -v 'list-walk \*/' | sed 's/^/  not marked: /'
+		return 1
+	fi
+	if [ "$name" = spatch ]; then
+		# Context mode prints the flagged lines as a diff's removed ones.
+		out=$(bash -c "${cmd//@MODE@/context}" | grep -v '^--- ' | grep -c '^-.*list-walk \*/' || true)
+		echo "$name context: $out marked lines flagged"
+		[ "$out" -eq "$n" ]
+	fi
 }
 
 test_audit() { "$PROJECT_DIR/scripts/audit.sh"; }

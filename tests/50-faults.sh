@@ -30,6 +30,7 @@ check:cache 600 test_interrupted_build_resumes
 check:cache 600 test_disk_full_is_named
 check:cache 60 test_alt_prefetches_reads_rex_prefixes
 check:cache 60 test_count_prefetches_reads_arm64
+check:cache 60 test_result_of_an_earlier_run_is_refused
 PLAN
 }
 
@@ -374,4 +375,24 @@ test_count_prefetches_reads_arm64() {
 	for want in total=4 insn_prfm=2 insn_prfum=2 prfm_pldl1keep=2 prfm_pstl1keep=1 prfm_pstl1strm=1; do
 		echo "$out" | grep -qx "$want" || { echo "missing: $want"; return 1; }
 	done
+}
+
+# A test never judges a file this run did not produce: a passing boot
+# result left by an earlier run (its boot failed or did not run this
+# time) is refused by name, and so is one whose build was redone since.
+test_result_of_an_earlier_run_is_refused() {
+	local scratch out status=0
+	scratch=$(mktemp -d)
+	mkdir -p "$scratch/results"
+	printf '{"run_id": "check-earlier", "status": "pass", "list_prefetch": "n", "suites": {}}\n' \
+		>"$scratch/results/boot-x86_64-qemu-off.json"
+	if out=$(RESULTS_DIR=$scratch/results result_field x86_64 off 'r["status"]' 2>&1); then
+		echo "an earlier run's result was taken: $out"
+		status=1
+	else
+		echo "$out"
+		echo "$out" | grep -q "from run 'check-earlier', not this run" || status=1
+	fi
+	rm -rf "$scratch"
+	return "$status"
 }

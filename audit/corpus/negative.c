@@ -90,3 +90,27 @@ void converted(struct list_head *head)
 	for (pos = head->next; pos != head; pos = pos->next)
 		list_prefetch(pos->next);
 }
+
+/*
+ * A field of the current entry, prefetched after its neighbour was
+ * looked up: the payload at hand, not the next node. Neither reported
+ * nor rewritten.
+ */
+void payload_after_neighbour(struct list_head *head, void (*fn)(struct item *))
+{
+	struct item *pos, *n;
+
+	list_for_each_entry(pos, head, list) {
+		n = list_next_entry(pos, list);
+		prefetch(pos->data);
+		fn(pos);
+		fn(n);
+	}
+}
+
+/* A one-shot prefetch of a next pointer, in no loop. */
+void one_shot(struct item *node)
+{
+	prefetchw(node->next);
+	node->payload = 0;
+}

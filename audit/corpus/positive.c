@@ -125,6 +125,18 @@ void walk_entries(struct list_head *head, void (*fn)(struct item *))
 	}
 }
 
+/* The walk steps in its for header; the body loads and prefetches the next. */
+void walk_for_header(struct item *first, void (*fn)(struct item *))
+{
+	struct item *e, *nx;
+
+	for (e = first; e; e = nx) {
+		nx = e->next;
+		prefetch(nx); /* list-walk */
+		fn(e);
+	}
+}
+
 /* A macro body, as vmscan's prefetchw_prev_lru_folio(). */
 #define prefetchw_prev_item(_item, _base, _field)		\
 	do {							\
