@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Sum up the recorded runs of make check and make check-all.
 
-Reads results/check-{cold,warm}.txt and results/check-all-{cold,warm}.txt
+Reads results/check-{cold,warm}.txt and results/check-all[-cold,-warm].txt
 (written by scripts/record-run.sh) and prints one line per run found:
 the tier, the cache it started with, its tally, its wall time, the
 project commit, the date and the host. The README quotes this.
@@ -12,7 +12,8 @@ import re
 import sys
 
 RUNS = [("make check", "check-cold"), ("make check", "check-warm"),
-        ("make check-all", "check-all-cold"), ("make check-all", "check-all-warm")]
+        ("make check-all", "check-all-cold"), ("make check-all", "check-all"),
+        ("make check-all", "check-all-warm")]
 
 
 def summary(path):
@@ -22,8 +23,8 @@ def summary(path):
     field["commit"], field["date"] = (m.group(1), m.group(2)) if m else ("?", "?")
     m = re.search(r"^# host: (.*)$", text, re.M)
     field["host"] = m.group(1).split(",")[0] if m else "?"
-    m = re.search(r"^# cache: (\S+)", text, re.M)
-    field["cache"] = m.group(1) if m else "?"
+    m = re.search(r"^# cache: (\S+)(?: \((\d+) finished builds\))?", text, re.M)
+    field["cache"] = (m.group(1) + (f" ({m.group(2)} builds)" if m.group(2) else "")) if m else "?"
     tallies = re.findall(r"^(\d+ passed, \d+ failed(?:, \d+ skipped)?)$", text, re.M)
     field["tally"] = tallies[-1] if tallies else "no tally (did not finish)"
     m = re.search(r"^# exit (\d+) after (\d+)s$", text, re.M)
@@ -34,7 +35,7 @@ def summary(path):
 def main():
     results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results")
-    print(f"  {'tier':<15} {'cache':<6} {'wall':>8}  {'exit':>4}  {'tally':<32} commit, date, host")
+    print(f"  {'tier':<15} {'cache':<16} {'wall':>8}  {'exit':>4}  {'tally':<32} commit, date, host")
     found = 0
     for tier, name in RUNS:
         path = os.path.join(results, name + ".txt")
@@ -42,7 +43,7 @@ def main():
             continue
         f = summary(path)
         wall = f"{f['seconds'] // 60}m{f['seconds'] % 60:02d}s" if f["seconds"] is not None else "?"
-        print(f"  {tier:<15} {f['cache']:<6} {wall:>8}  {f['exit'] if f['exit'] is not None else '?':>4}  "
+        print(f"  {tier:<15} {f['cache']:<16} {wall:>8}  {f['exit'] if f['exit'] is not None else '?':>4}  "
               f"{f['tally']:<32} {f['commit']}, {f['date']}, {f['host']}")
         found += 1
     return 0 if found else 1
