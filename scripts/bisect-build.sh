@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # bisect-build.sh - prove the series bisectable: apply it one patch at a
 # time in a scratch worktree and build each step, in the given variants
-# (default: off and on) of the qemu config of one target. One O=
-# directory per variant is reused from step to step, so each step only
-# rebuilds what its patch touched. Writes results/bisect-<target>.txt.
+# (default: on, where list_prefetch() expands to real prefetches, so
+# every line the series adds is compiled) of the qemu config of one
+# target. One O= directory per variant is reused from step to step, so
+# a step rebuilds only what its patch touched (all of it only after a
+# widely included header changed), and ccache serves what it rebuilds
+# unchanged. Writes results/bisect-<target>.txt: step, variant, result,
+# wall time, ccache's hits, subject.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,16 +22,18 @@ configure_step() {
 	local src=$1 out=$2 variant=$3
 	local -a frags
 	mapfile -t frags < <(config_fragments "$variant")
-	make -s -C "$src" O="$out" ARCH="$ARCH" "$BASE" >/dev/null
+	make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" "$BASE" >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
-	make -s -C "$src" O="$out" ARCH="$ARCH" olddefconfig >/dev/null
+	make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" olddefconfig >/dev/null
 }
 
 build_step() {
-	local src=$1 out=$2 cc=gcc
-	command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+	local src=$1 out=$2
+	mkdir -p "$CCACHE_DIR"
+	CCACHE_BEFORE=$(ccache_counts)
 	run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" \
-		CROSS_COMPILE="$CROSS_COMPILE" CC="$cc" -j"$(make_jobs)" vmlinux
+		CROSS_COMPILE="$CROSS_COMPILE" CC="$(compiler_command)" HOSTCC="$(host_compiler_command)" \
+		-j"$(make_jobs)" vmlinux
 }
 
 main() {
@@ -36,7 +42,7 @@ main() {
 	local target=${1:-x86_64} wt step=0 variant out status=0
 	[ $# -eq 0 ] || shift
 	local -a variants=("$@")
-	[ ${#variants[@]} -gt 0 ] || variants=(off on)
+	[ ${#variants[@]} -gt 0 ] || variants=(on)
 	load_target "$target"
 	load_config_set qemu
 	require_tree
@@ -45,7 +51,11 @@ main() {
 	mapfile -t patches < <(series_files)
 	local report=$RESULTS_DIR/bisect-$target.txt
 	mkdir -p "$RESULTS_DIR"
-	: >"$report.tmp.$$"
+	{
+		echo "Bisect build: $target qemu config, Linux $(tree_version "$TREE_DIR"), $(date -u +%Y-%m-%dT%H:%MZ)"
+		echo "host: $(host_description); project $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')"
+		printf '%-7s %4s  %-4s %8s  %-30s %s\n' result step var time ccache subject
+	} >"$report.tmp.$$"
 
 	stage_start "bisect-build $target (${variants[*]})"
 	[ -e "$wt/.git" ] || run git -C "$TREE_DIR" worktree add -q --detach "$wt" pristine
@@ -60,17 +70,19 @@ main() {
 			mkdir -p "$out"
 			log "bisect: step $step/${#patches[@]} ${patch##*/}, variant $variant"
 			configure_step "$wt" "$out" "$variant"
-			if build_step "$wt" "$out"; then
-				printf 'ok      %s  %-4s %s\n' "$step" "$variant" "${patch##*/}" >>"$report.tmp.$$"
-			else
+			local t0=$SECONDS result=ok subject
+			subject=$(git -C "$wt" log -1 --format=%s)
+			if ! build_step "$wt" "$out"; then
 				grep -E 'error' "$out/build.log" | head -5 >&2 || true
-				printf 'FAILED  %s  %-4s %s\n' "$step" "$variant" "${patch##*/}" >>"$report.tmp.$$"
+				result=FAILED
 				status=1
 			fi
+			ccache_summary 2>/dev/null
+			printf '%-7s %4s  %-4s %7ss  %-30s %s\n' "$result" "$step" "$variant" \
+				"$((SECONDS - t0))" "${STAGE_NOTE#ccache: }" "$subject" | tee -a "$report.tmp.$$" >&2
 		done
 	done
 	mv -f "$report.tmp.$$" "$report"
-	cat "$report"
 	stage_end
 	[ "$status" -eq 0 ] || die "some steps of the series do not build (see $report)" \
 		"fix the patch of the first FAILED step, then re-export the series"

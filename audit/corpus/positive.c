@@ -137,6 +137,17 @@ void walk_for_header(struct item *first, void (*fn)(struct item *))
 	}
 }
 
+/* In the loop condition, as the pre-2011 iterators and skge's ring walk. */
+int walk_in_condition(struct list_head *head)
+{
+	struct list_head *pos;
+	int n = 0;
+
+	for (pos = head->next; prefetch(pos->next), pos != head; pos = pos->next) /* list-walk */
+		n++;
+	return n;
+}
+
 /* A macro body, as vmscan's prefetchw_prev_lru_folio(). */
 #define prefetchw_prev_item(_item, _base, _field)		\
 	do {							\
