@@ -74,13 +74,27 @@ plan_line() {
 # tap_diagnostics: stdin as TAP diagnostic lines.
 tap_diagnostics() { sed 's/^/# /'; }
 
+# project_files: the project's files that tests can depend on, NUL
+# separated: those git tracks or would track (not what it ignores, such
+# as Python's bytecode caches), as they are in the working tree.
+project_files() {
+	local dirs=(scripts tests configs guest patches bench audit .ci Makefile)
+	if git -C "$PROJECT_DIR" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$PROJECT_DIR" ls-files -z -co --exclude-standard -- "${dirs[@]}" |
+			(cd "$PROJECT_DIR" && while IFS= read -r -d '' f; do
+				[ -f "$f" ] && printf '%s\0' "$f"
+			done)
+	else
+		(cd "$PROJECT_DIR" && find "${dirs[@]}" -name __pycache__ -prune -o -type f -print0)
+	fi
+}
+
 # inputs_key: one hash of everything a cacheable test's outcome depends
 # on: the project's files, the tests, the trees' commits, the tools.
 inputs_key() {
 	{
-		(cd "$PROJECT_DIR" && find scripts tests configs guest patches bench audit .ci Makefile \
-			-path bench/build -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
-		find "$TESTS_DIR" -type f -print0 | sort -z | xargs -0 sha256sum
+		project_files | sort -z | (cd "$PROJECT_DIR" && xargs -0 sha256sum)
+		(cd "$TESTS_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
 		git -C "$TREE_DIR" rev-parse HEAD 2>/dev/null || echo no-tree
 		git -C "$SERIES_DIR" rev-parse 'HEAD^{tree}' 2>/dev/null || echo no-series
 		local tool
