@@ -22,7 +22,8 @@ EXAMPLES = ["report.txt", "targets.txt", "debug.txt", "guest-bench.txt",
             "failures.txt", "audit.txt", "sizes-qemu.txt",
             "sizes-defconfig.txt",
             "bench.txt", "bench.png", "bisect-x86_64.txt", "check-cold.txt",
-            "check-warm.txt", "check-all-cold.txt", "check-all.txt", "check-all-warm.txt",
+            "check-warm.txt", "check-all-cold.txt", "check-all.txt", "check-all-after-check.txt",
+            "check-all-warm.txt",
             "stage-times.txt", "codegen-x86_64.txt", "tiers.txt"]
 BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
