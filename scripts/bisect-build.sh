@@ -28,12 +28,7 @@ configure_step() {
 }
 
 build_step() {
-	local src=$1 out=$2
-	mkdir -p "$CCACHE_DIR"
-	CCACHE_BEFORE=$(ccache_counts)
-	run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" \
-		CROSS_COMPILE="$CROSS_COMPILE" CC="$(compiler_command)" HOSTCC="$(host_compiler_command)" \
-		-j"$(make_jobs)" vmlinux
+	kbuild "$2/build.log" "$1" "$2" vmlinux
 }
 
 main() {

@@ -15,7 +15,7 @@ usage() {
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac
-	local stamp cc
+	local stamp
 	select_build "$@"
 	local src=$BUILD_SRC out=$BUILD_OUT
 	[ -f "$out/.lp-config" ] ||
@@ -31,13 +31,9 @@ main() {
 	fi
 	# Removed first, so an interrupted build is never taken for a good one.
 	rm -f "$out/.lp-build"
-	cc=$(compiler_command)
 	local -a goals
 	read -ra goals <<<"$BUILD_GOALS"
-	mkdir -p "$CCACHE_DIR"
-	CCACHE_BEFORE=$(ccache_counts)
-	if ! run_logged "$out/build.log" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="$cc" HOSTCC="$(host_compiler_command)" -j"$(make_jobs)" "${goals[@]}"; then
+	if ! kbuild "$out/build.log" "$src" "$out" "${goals[@]}"; then
 		grep -E 'error|Error' "$out/build.log" | head -20 >&2 || true
 		# The log may not say so: it is on the disk that filled up.
 		if grep -q 'No space left on device' "$out/build.log" ||

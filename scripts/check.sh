@@ -94,7 +94,10 @@ project_files() {
 inputs_key() {
 	{
 		project_files | sort -z | (cd "$PROJECT_DIR" && xargs -0 sha256sum)
-		(cd "$TESTS_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+		# Tests from elsewhere (CHECK_TESTS_DIR) are not among the project's.
+		if [ "$TESTS_DIR" != "$PROJECT_DIR/tests" ]; then
+			(cd "$TESTS_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+		fi
 		git -C "$TREE_DIR" rev-parse HEAD 2>/dev/null || echo no-tree
 		git -C "$SERIES_DIR" rev-parse 'HEAD^{tree}' 2>/dev/null || echo no-series
 		local tool
@@ -110,9 +113,10 @@ inputs_key() {
 run_one() {
 	local number=$1 line=$2 tier timeout name logfile status=0 t0 elapsed cached=
 	read -r tier timeout name <<<"$line"
-	logfile=$CHECK_LOG_DIR/$(echo "$name" | tr ' ' '-').log
+	local logname=${name// /-}.log
+	logfile=$CHECK_LOG_DIR/$logname
 	if [ "${tier#*:}" = cache ] && [ "${CHECK_CACHE:-1}" != 0 ]; then
-		cached=$CHECK_CACHE_DIR/$(echo "$name" | tr ' ' '-').log
+		cached=$CHECK_CACHE_DIR/$logname
 		if [ -f "$cached" ]; then
 			cp "$cached" "$logfile"
 			echo "ok $number $name # cached: passed $(date -u -r "$cached" +%Y-%m-%dT%H:%MZ) with the same inputs"

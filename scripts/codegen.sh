@@ -40,11 +40,7 @@ compile_objects() {
 	src=$(source_dir "$variant")
 	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" "$variant" qemu
 	stage_start "compile $# objects of $TARGET-qemu-$variant"
-	mkdir -p "$CCACHE_DIR"
-	CCACHE_BEFORE=$(ccache_counts)
-	run_logged "$out/codegen-build.log" make -C "$src" O="$out" ARCH="$ARCH" \
-		CROSS_COMPILE="$CROSS_COMPILE" CC="$(compiler_command)" HOSTCC="$(host_compiler_command)" \
-		-j"$(make_jobs)" "$@" || {
+	kbuild "$out/codegen-build.log" "$src" "$out" "$@" || {
 		tail -n 20 "$out/codegen-build.log" >&2
 		die "compiling $* for $TARGET $variant failed; full log: $out/codegen-build.log" \
 			"read the first error above"

@@ -215,6 +215,21 @@ host_compiler_command() {
 	if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"; else echo gcc; fi
 }
 
+# kbuild LOG SRC OUT [GOAL...]: make GOAL... of the kernel tree SRC in
+# O=OUT for the loaded target, compiles and host programs through
+# ccache, its output in LOG with progress shown. ccache's counters are
+# taken first, for ccache_summary.
+kbuild() {
+	local logfile=$1 src=$2 out=$3 cc hostcc
+	shift 3
+	cc=$(compiler_command)
+	hostcc=$(host_compiler_command)
+	mkdir -p "$CCACHE_DIR"
+	CCACHE_BEFORE=$(ccache_counts)
+	run_logged "$logfile" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+		CC="$cc" HOSTCC="$hostcc" -j"$(make_jobs)" "$@"
+}
+
 # ccache_summary: how many of the compiles since CCACHE_BEFORE was taken
 # ccache served ("ccache: 412 of 948 compiles hit"), printed and kept as
 # the stage's note; ccache's counters are read before and after, so only

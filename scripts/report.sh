@@ -69,8 +69,9 @@ target_row() {
 		printf '  %-10s %-8s (no result: the pipeline did not get to it)\n' "$1" "$2"
 		return
 	fi
-	if stale "$result" >/dev/null; then
-		printf '  %-10s %-8s %s\n' "$1" "$2" "$(stale "$result")"
+	local why
+	if why=$(stale "$result"); then
+		printf '  %-10s %-8s %s\n' "$1" "$2" "$why"
 		return
 	fi
 	counts=$(load_target "$1" && "$PROJECT_DIR/scripts/count-prefetches.sh" "$out/vmlinux")
@@ -110,7 +111,7 @@ section_targets() {
 
 # section_debug: the debug kernels' boots, their splats and their load.
 section_debug() {
-	local target variant result
+	local target variant result why
 	echo "Debug kernels (debug config: KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_LIST,"
 	echo "DEBUG_OBJECTS; 2 CPUs under TCG): KUnit, then guest/stress.c and module"
 	echo "load/unload. Any splat fails the boot. Operation counts are TCG: functional only."
@@ -121,8 +122,8 @@ section_debug() {
 				printf '  %-10s %-8s (no result: the pipeline did not get to it)\n' "$target" "$variant"
 				continue
 			fi
-			if stale "$result" >/dev/null; then
-				printf '  %-10s %-8s %s\n' "$target" "$variant" "$(stale "$result")"
+			if why=$(stale "$result"); then
+				printf '  %-10s %-8s %s\n' "$target" "$variant" "$why"
 				continue
 			fi
 			python3 - "$result" "$(build_dir "$target" debug "$variant")/console.log" <<'PY'
