@@ -5,6 +5,7 @@
 #   make check    the test suite, quick tier (CI runs it through .ci/run)
 #   make check-all   every test: all targets, debug kernels, sizes, A/B, audit
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
+#   make bench-quick   the same in three working sets, under a minute
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
@@ -18,7 +19,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench guest-bench bisect sizes audit codegen readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick guest-bench bisect sizes audit codegen readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -54,7 +55,10 @@ report: deps
 	scripts/report.sh
 
 bench: deps
-	scripts/bench.sh
+	scripts/bench.sh $(if $(QUICK),--quick)
+
+bench-quick: deps
+	scripts/bench.sh --quick
 
 # RUNS boots per variant (default 5); under TCG, functional only.
 RUNS ?= 5

@@ -57,6 +57,18 @@ static inline struct hlist_node *hlist_append(struct hlist_head *head,
 	return node;
 }
 
+/* As the kernel's hash tables insert: at the head of the chain. */
+static inline void hlist_add_head(struct hlist_node *node, struct hlist_head *head)
+{
+	struct hlist_node *first = head->first;
+
+	node->next = first;
+	if (first)
+		first->pprev = &node->next;
+	head->first = node;
+	node->pprev = &head->first;
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 
 #endif /* KLIST_H */

@@ -2,41 +2,59 @@
 #ifndef NODES_H
 #define NODES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "walkers.h"
 
 enum node_layout {
-	LAYOUT_SEQUENTIAL,	/* walk order is address order: prefetchers win */
-	LAYOUT_SHUFFLED,	/* walk order is a random permutation: a pointer chase */
+	LAYOUT_SEQUENTIAL,	/* list order is address order: prefetchers win */
+	LAYOUT_SHUFFLED,	/* list order is a random permutation: a pointer chase */
 	NR_LAYOUTS
 };
 
-/* Nodes per hash chain: hash tables are sized for short chains. */
-#define HLIST_CHAIN_LEN 2
+/* Lists are at most this long; a bigger set is many such lists. */
+#define LIST_MAX_LEN 1024
 
 /*
- * One array of nodes linked twice in the same walk order: as a list
- * behind @head, and as hash chains of HLIST_CHAIN_LEN behind @table.
- * Node i in walk order is nodes[order[i]], whose id is order[i].
+ * One array of nodes, linked twice: into lists of at most LIST_MAX_LEN
+ * nodes (list i holds nodes order[i * list_len ...] in that order, so
+ * a shuffled list's nodes are spread over the whole array), and into a
+ * hash table at load factor 1 to 2 (exactly 1 for a power-of-two
+ * count) by keys key_of(0, 2, 4, ...): node p holds key_of(2p), at the
+ * head of its chain in the order of order[], as a table fills over
+ * time. Odd key numbers are absent, so a uniformly drawn one hits half
+ * the time.
  */
 struct node_set {
 	struct bench_node *nodes;
 	size_t *order;
 	size_t nr_nodes;
-	struct list_head head;
-	struct hlist_head *table;
-	size_t nr_buckets;
+	size_t bytes;		/* of nodes, as mapped */
+	struct list_head *heads;
+	size_t nr_lists;
+	size_t list_len;
+	struct hash_table table;
 };
+
+/*
+ * Memory in pages of 4 KiB (@huge false) or, where the kernel has
+ * transparent huge pages, 2 MiB ones; zeroed, or NULL.
+ */
+void *bench_map(size_t bytes, bool huge);
+void bench_unmap(void *p, size_t bytes);
 
 int node_set_init(struct node_set *set, size_t nr_nodes,
 		  enum node_layout layout, uint64_t seed);
 void node_set_free(struct node_set *set);
 
-/* The checksum every walker with an empty body must return. */
-uint64_t node_set_checksum(const struct node_set *set);
+/* The checksum an empty-body walk of list @i must return. */
+uint64_t node_set_list_checksum(const struct node_set *set, size_t i);
 
 const char *node_layout_name(enum node_layout layout);
+
+/* A Fisher-Yates shuffle of @n indices by a xorshift generator. */
+void shuffle_indices(size_t *order, size_t n, uint64_t seed);
 
 #endif /* NODES_H */

@@ -1,26 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
-# ns/node against working-set size, one line per prefetch variant, one
-# panel per (walk, layout), for the loop body given as 'body'.
-# usage: gnuplot -e "csv='results/bench.csv'; out='results/bench.png'; body='touch'" bench/plot.gp
-set terminal pngcairo size 1400,1000 font ",11"
+# The headline as a picture: per measured regime, each prefetch form's
+# time relative to no prefetch with its 95 % CI, one panel per walk; the
+# grey band is the +-2 % within which a form counts as equivalent.
+# usage: gnuplot -e "csv='results/bench.csv'; out='results/bench.png'; cpu='AMD EPYC'" bench/plot.gp
+set terminal pngcairo size 1400,650 font ",11"
 set output out
 set datafile separator ","
-set logscale x 2
-set logscale y 10
-set format x "%.0b%BB"
-set xlabel "working set (node bytes)"
-set ylabel "ns per node (median)"
+set xrange [-0.5:4.5]
+set xtics ("L1" 0, "L2" 1, "LLC" 2, "DRAM" 3, "TLB" 4)
+set xlabel "regime (measured by a pointer-chase latency sweep)"
+set ylabel "time with prefetch / time without"
+set grid y
+set yrange [*<0.97:1.03<*]
 set key top left
-set grid
-set multiplot layout 2,2 title sprintf("listbench: ns/node by working set, loop body '%s' (error bars: 95%% CI)", body)
-variants = "none prefetch prefetch-nonnull prefetchnta prefetchw"
-do for [walk in "list hlist"] {
-	do for [layout in "sequential shuffled"] {
-		set title sprintf("%s, %s", walk, layout)
-		# Filtered outside gnuplot: skipped rows would break the lines.
-		plot for [v in variants] \
-			sprintf("< awk -F, '$1==\"%s\" && $2==\"%s\" && $3==\"%s\" && $7==\"%s\"' %s", walk, layout, body, v, csv) \
-			using 4:8:9:10 with yerrorlines title v
-	}
+variants = "prefetch prefetch-nonnull prefetchnta prefetchw"
+# Headline rows of one walk and variant, x = regime index + a small offset.
+rows(walk, v, offset) = sprintf("< awk -F, -v w=%s -v v=%s -v o=%f 'BEGIN { OFS = \",\"; r[\"L1\"] = 0; r[\"L2\"] = 1; r[\"LLC\"] = 2; r[\"DRAM\"] = 3; r[\"TLB\"] = 4 } $1 == w && $6 == 1 && $7 == v { print r[$5] + o, $12, $13, $14 }' %s", walk, v, offset, csv)
+set multiplot layout 1,2 title sprintf("listbench on %s: does a next-node prefetch pay? (below 1: faster)", cpu)
+do for [walk in "list hash-lookup"] {
+	set title (walk eq "list" ? "list walk (shuffled, touching body)" : "hash lookup (load factor 1, half hits)")
+	plot '+' using 1:(0.98):(1.02) with filledcurves fc rgb "#dddddd" title "+-2 %", \
+		1 with lines lc rgb "black" notitle, \
+		for [i = 1:4] rows(walk, word(variants, i), (i - 2.5) * 0.15) \
+			using 1:2:3:4 with yerrorbars pt 7 title word(variants, i)
 }
 unset multiplot

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The walkers, generated for every (prefetch variant, loop body) pair from
- * one definition each of list_for_each_entry() and hlist_for_each_entry()
- * in the kernel's pre-2011 form: the prefetch of the next node sits in the
- * loop condition, and the hlist one prefetches NULL on its last step.
+ * The walkers, generated for every prefetch variant from one definition
+ * each of list_for_each_entry() and hlist_for_each_entry() in the
+ * kernel's pre-2011 form: the prefetch of the next node sits in the loop
+ * condition, and the hlist one prefetches NULL on a chain's last step.
  *
  * Built with the kernel's flags (see Makefile: -O2, -fno-strict-aliasing,
  * no vectorization, no SSE on x86), so the loops compile as in vmlinux.
@@ -32,48 +32,67 @@
 	     pos && ({ pf(pos->member.next); 1; });			\
 	     pos = hlist_entry_safe((pos)->member.next, typeof(*(pos)), member))
 
-/*
- * The loop bodies. The ALU body is a few dependent integer operations on
- * a register; the touch body reads one payload word of the current node,
- * a load that depends on the pointer chase.
- */
+/* The touch body reads one payload word: a load that depends on the chase. */
 #define BODY_EMPTY_STMT(pos, h)	do { } while (0)
-#define BODY_ALU_STMT(pos, h)	do { (h) ^= (h) >> 7; (h) += 0x9e37; (h) *= 5; } while (0)
 #define BODY_TOUCH_STMT(pos, h)	do { (h) += (pos)->payload[0]; } while (0)
 
-#define DEFINE_WALKERS(pfname, pf, bodyname, body)			\
+#define DEFINE_LIST_WALKER(pfname, pf, bodyname, body)			\
 static uint64_t list_walk_##pfname##_##bodyname(const struct list_head *head) \
 {									\
 	const struct bench_node *pos;					\
 	uint64_t h = 0;							\
 									\
 	list_for_each_entry_pf(pos, head, list, pf) {			\
-		h = h * 31 + pos->id;					\
+		h = h * 31 + pos->key;					\
 		body(pos, h);						\
-	}								\
-	return h;							\
-}									\
-									\
-static uint64_t hlist_walk_##pfname##_##bodyname(const struct hlist_head *table, \
-						 size_t nr_buckets)	\
-{									\
-	const struct bench_node *pos;					\
-	uint64_t h = 0;							\
-	size_t bucket;							\
-									\
-	for (bucket = 0; bucket < nr_buckets; bucket++) {		\
-		hlist_for_each_entry_pf(pos, &table[bucket], hnode, pf) { \
-			h = h * 31 + pos->id;				\
-			body(pos, h);					\
-		}							\
 	}								\
 	return h;							\
 }
 
+/*
+ * A lookup as the kernel's hash tables do it (d_lookup, find_pid_ns,
+ * __inet_lookup_established): hash the key to one bucket, walk its
+ * NULL-terminated chain comparing keys, stop at the match or at NULL.
+ */
+#define DEFINE_LOOKUP_WALKER(pfname, pf)				\
+static struct lookup_result lookup_##pfname(const struct hash_table *table, \
+					    uint64_t seed, size_t nr_lookups) \
+{									\
+	struct lookup_result r = { 0, 0, 0 };				\
+	uint64_t state = seed | 1;					\
+	size_t i;							\
+									\
+	for (i = 0; i < nr_lookups; i++) {				\
+		const struct bench_node *pos, *found = NULL;		\
+		uint64_t key;						\
+									\
+		state = next_key_state(state);				\
+		key = key_of(key_from_state(state, table->key_range));	\
+		hlist_for_each_entry_pf(pos,				\
+				&table->buckets[hash_bucket(key, table->bits)], \
+				hnode, pf) {				\
+			r.nodes_visited++;				\
+			if (pos->key == key) {				\
+				found = pos;				\
+				break;					\
+			}						\
+		}							\
+		if (found) {						\
+			r.hits++;					\
+			r.checksum = r.checksum * 31 + found->payload[0]; \
+		} else {						\
+			r.checksum = r.checksum * 31 + 1;		\
+		}							\
+		/* The next key waits for this lookup's outcome. */	\
+		state += found != NULL;					\
+	}								\
+	return r;							\
+}
+
 #define DEFINE_VARIANT(pfname, pf)					\
-	DEFINE_WALKERS(pfname, pf, empty, BODY_EMPTY_STMT)		\
-	DEFINE_WALKERS(pfname, pf, alu, BODY_ALU_STMT)			\
-	DEFINE_WALKERS(pfname, pf, touch, BODY_TOUCH_STMT)
+	DEFINE_LIST_WALKER(pfname, pf, empty, BODY_EMPTY_STMT)		\
+	DEFINE_LIST_WALKER(pfname, pf, touch, BODY_TOUCH_STMT)		\
+	DEFINE_LOOKUP_WALKER(pfname, pf)
 
 DEFINE_VARIANT(none, PREFETCH_NONE)
 DEFINE_VARIANT(read, PREFETCH_READ)
@@ -81,23 +100,22 @@ DEFINE_VARIANT(nonnull, PREFETCH_NONNULL)
 DEFINE_VARIANT(nta, PREFETCH_NTA)
 DEFINE_VARIANT(write, PREFETCH_WRITE)
 
-#define WALKER_ROW(prefix, pfname) \
-	{ prefix##_##pfname##_empty, prefix##_##pfname##_alu, prefix##_##pfname##_touch }
+#define LIST_ROW(pfname) { list_walk_##pfname##_empty, list_walk_##pfname##_touch }
 
 static const list_walker_fn list_walkers[NR_PF_VARIANTS][NR_BODIES] = {
-	[PF_NONE] = WALKER_ROW(list_walk, none),
-	[PF_READ] = WALKER_ROW(list_walk, read),
-	[PF_READ_NONNULL] = WALKER_ROW(list_walk, nonnull),
-	[PF_NTA] = WALKER_ROW(list_walk, nta),
-	[PF_WRITE] = WALKER_ROW(list_walk, write),
+	[PF_NONE] = LIST_ROW(none),
+	[PF_READ] = LIST_ROW(read),
+	[PF_READ_NONNULL] = LIST_ROW(nonnull),
+	[PF_NTA] = LIST_ROW(nta),
+	[PF_WRITE] = LIST_ROW(write),
 };
 
-static const hlist_walker_fn hlist_walkers[NR_PF_VARIANTS][NR_BODIES] = {
-	[PF_NONE] = WALKER_ROW(hlist_walk, none),
-	[PF_READ] = WALKER_ROW(hlist_walk, read),
-	[PF_READ_NONNULL] = WALKER_ROW(hlist_walk, nonnull),
-	[PF_NTA] = WALKER_ROW(hlist_walk, nta),
-	[PF_WRITE] = WALKER_ROW(hlist_walk, write),
+static const lookup_walker_fn lookup_walkers[NR_PF_VARIANTS] = {
+	[PF_NONE] = lookup_none,
+	[PF_READ] = lookup_read,
+	[PF_READ_NONNULL] = lookup_nonnull,
+	[PF_NTA] = lookup_nta,
+	[PF_WRITE] = lookup_write,
 };
 
 list_walker_fn list_walker(enum prefetch_variant variant, enum loop_body body)
@@ -105,9 +123,9 @@ list_walker_fn list_walker(enum prefetch_variant variant, enum loop_body body)
 	return list_walkers[variant][body];
 }
 
-hlist_walker_fn hlist_walker(enum prefetch_variant variant, enum loop_body body)
+lookup_walker_fn lookup_walker(enum prefetch_variant variant)
 {
-	return hlist_walkers[variant][body];
+	return lookup_walkers[variant];
 }
 
 const char *prefetch_variant_name(enum prefetch_variant variant)
@@ -124,7 +142,7 @@ const char *prefetch_variant_name(enum prefetch_variant variant)
 const char *loop_body_name(enum loop_body body)
 {
 	static const char *const names[NR_BODIES] = {
-		[BODY_EMPTY] = "empty", [BODY_ALU] = "alu", [BODY_TOUCH] = "touch",
+		[BODY_EMPTY] = "empty", [BODY_TOUCH] = "touch",
 	};
 
 	return names[body];

@@ -1,23 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * List and hash-chain walkers in every prefetch variant and loop body the
- * benchmark measures. They live in walkers.c, compiled with the kernel's
+ * List walks and hash lookups in every prefetch variant the benchmark
+ * measures. They live in walkers.c, compiled with the kernel's
  * code-generation flags; everything else is ordinary user space.
  */
 #ifndef WALKERS_H
 #define WALKERS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "klist.h"
 
-#define NODE_PAYLOAD_WORDS 5
+#define NODE_PAYLOAD_WORDS 3
 
-/* One cache line on x86_64: the list node plus a small payload. */
+/* One cache line on x86_64: list and hash linkage, a key, a payload. */
 struct bench_node {
 	struct list_head list;
 	struct hlist_node hnode;
-	uint64_t id;
-	uint64_t payload[NODE_PAYLOAD_WORDS - 2];
+	uint64_t key;
+	uint64_t payload[NODE_PAYLOAD_WORDS];
 };
 
 enum prefetch_variant {
@@ -31,23 +32,77 @@ enum prefetch_variant {
 
 enum loop_body {
 	BODY_EMPTY,	/* only the walk itself */
-	BODY_ALU,	/* a few ALU operations, no memory */
 	BODY_TOUCH,	/* one dependent read of the node's payload */
 	NR_BODIES
 };
 
+/* A hash table as the kernel's: 2^bits hlist heads, hash_64() of the key. */
+struct hash_table {
+	struct hlist_head *buckets;
+	unsigned int bits;
+	/* Lookups draw key_of(i), i in [0, key_range); nodes hold even i. */
+	uint64_t key_range;
+};
+
+/* What a run of lookups found. */
+struct lookup_result {
+	uint64_t checksum;	/* order-sensitive, over found payloads and misses */
+	size_t hits;
+	size_t nodes_visited;
+};
+
 /*
- * Every walker returns an order-sensitive checksum of the ids it visited
- * (h = h * 31 + id, plus what its body computed), so that two walkers
- * that visit the same nodes in the same order and run the same body
- * return the same value.
+ * A list walker returns an order-sensitive checksum of the keys it
+ * visited (h = h * 31 + key, plus what its body read), so two walkers
+ * that visit the same nodes in the same order agree.
  */
 typedef uint64_t (*list_walker_fn)(const struct list_head *head);
-typedef uint64_t (*hlist_walker_fn)(const struct hlist_head *table,
-				    size_t nr_buckets);
+
+/*
+ * A lookup walker does @nr_lookups dependent lookups of pseudo-random
+ * keys from @seed: each key is drawn from [0, key_range) by a generator
+ * whose state also takes the previous lookup's outcome, so a lookup
+ * cannot start before the previous one has ended (one lookup per call
+ * site, as in a system call, not a stream the CPU can overlap).
+ */
+typedef struct lookup_result (*lookup_walker_fn)(const struct hash_table *table,
+						 uint64_t seed, size_t nr_lookups);
 
 list_walker_fn list_walker(enum prefetch_variant variant, enum loop_body body);
-hlist_walker_fn hlist_walker(enum prefetch_variant variant, enum loop_body body);
+lookup_walker_fn lookup_walker(enum prefetch_variant variant);
+
+/* The bucket of @key, as include/linux/hash.h's hash_64() picks it. */
+static inline size_t hash_bucket(uint64_t key, unsigned int bits)
+{
+	return bits ? (size_t)((key * 0x61C8864680B583EBull) >> (64 - bits)) : 0;
+}
+
+/* One step of the key generator every lookup walker uses. */
+static inline uint64_t next_key_state(uint64_t state)
+{
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return state;
+}
+
+/* An index in [0, range) from the generator's state (range < 2^32). */
+static inline uint64_t key_from_state(uint64_t state, uint64_t range)
+{
+	return ((state >> 32) * range) >> 32;
+}
+
+/*
+ * Key number i as stored: a bijection (splitmix64's finalizer), so keys
+ * are distinct and look random to the hash, and chain lengths come out
+ * Poisson as in a real table; consecutive numbers would hash perfectly.
+ */
+static inline uint64_t key_of(uint64_t i)
+{
+	i = (i ^ (i >> 30)) * 0xbf58476d1ce4e5b9ull;
+	i = (i ^ (i >> 27)) * 0x94d049bb133111ebull;
+	return i ^ (i >> 31);
+}
 
 const char *prefetch_variant_name(enum prefetch_variant variant);
 const char *loop_body_name(enum loop_body body);

@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench.sh - the host benchmark: build bench/, run its unit tests, run
 # listbench (the full matrix, or --quick) pinned to one CPU, and write
-# results/bench[-quick].{txt,csv,png}. Real-CPU timing: QEMU/TCG models
-# no caches, so this is the only place cache effects are measured.
+# results/bench[-quick].{txt,csv,png}. A full run is also kept under
+# results/cpus/<cpu>/, stamped, one directory per CPU model this project
+# has met, and results/bench-cpus.txt sets their headlines side by side.
+# Real-CPU timing: QEMU/TCG models no caches, so this is the only place
+# cache effects are measured.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [--quick]" >&2
+	echo "usage: $0 [--quick] [--seconds N]" >&2
 	exit 2
 }
 
@@ -48,18 +51,57 @@ plot() {
 		log "bench: gnuplot not found, no plot ('make deps' installs gnuplot-nox)"
 		return 0
 	fi
-	run gnuplot -e "csv='$csv'; out='$png.tmp.$$'; body='touch'" "$PROJECT_DIR/bench/plot.gp"
+	run gnuplot -e "csv='$csv'; out='$png.tmp.$$'; cpu='$(cpu_field 'model name')'" \
+		"$PROJECT_DIR/bench/plot.gp"
 	mv -f "$png.tmp.$$" "$png"
+}
+
+# cpu_field KEY: the first value of KEY in /proc/cpuinfo.
+cpu_field() {
+	awk -F'\t*: ' -v key="$1" '$1 == key { print $2; exit }' /proc/cpuinfo
+}
+
+# cpu_slug: one directory name per CPU model, e.g. amd-epyc-f25m1s1.
+cpu_slug() {
+	local name
+	name=$(cpu_field 'model name' | tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+	echo "${name:-cpu}-f$(cpu_field 'cpu family')m$(cpu_field model)s$(cpu_field stepping)"
+}
+
+# cpu_stamp COMMAND: what the results of one CPU were measured on, and how.
+cpu_stamp() {
+	echo "cpu: $(cpu_field 'model name')"
+	echo "family/model/stepping: $(cpu_field 'cpu family')/$(cpu_field model)/$(cpu_field stepping)"
+	echo "vendor: $(cpu_field vendor_id); microcode: $(cpu_field microcode)"
+	lscpu -C 2>/dev/null | sed 's/^/cache: /' || true
+	echo "kernel: $(uname -r)"
+	result_stamp "$*"
+}
+
+keep_cpu_results() {
+	local dir
+	dir=$RESULTS_DIR/cpus/$(cpu_slug)
+	mkdir -p "$dir"
+	cp "$RESULTS_DIR/bench.txt" "$RESULTS_DIR/bench.csv" "$dir/"
+	[ ! -f "$RESULTS_DIR/bench.png" ] || cp "$RESULTS_DIR/bench.png" "$dir/"
+	cpu_stamp "$@" | write_atomic "$dir/cpu.txt"
+	python3 "$PROJECT_DIR/scripts/bench_cpus.py" "$RESULTS_DIR/cpus" |
+		write_atomic "$RESULTS_DIR/bench-cpus.txt"
+	log "bench: kept under results/${dir#"$RESULTS_DIR"/}; every CPU side by side: results/bench-cpus.txt"
 }
 
 main() {
 	hold_cache_lock "$(basename "$0") $*"
-	local mode=full name=bench
-	case "${1:-}" in
-	"") ;;
-	--quick) mode=quick name=bench-quick ;;
-	*) usage ;;
-	esac
+	local mode=full name=bench command="scripts/bench.sh $*"
+	local -a listbench_args=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--quick) mode=quick name=bench-quick; listbench_args+=(--quick) ;;
+		--seconds) [ $# -ge 2 ] || usage; listbench_args+=(--seconds "$2"); shift ;;
+		*) usage ;;
+		esac
+		shift
+	done
 	BENCH_BUILD=$LIST_PREFETCH_CACHE/bench
 	mkdir -p "$RESULTS_DIR"
 
@@ -68,18 +110,21 @@ main() {
 	run "$BENCH_BUILD/test_walkers" >&2 ||
 		die "the walkers' unit tests failed: a walker visits the wrong nodes" \
 			"fix bench/walkers.c or bench/nodes.c before trusting any timing"
+	run "$BENCH_BUILD/test_stats" >&2 ||
+		die "the statistics' unit tests failed: verdicts cannot be trusted" \
+			"fix bench/stats.c"
 	warn_if_busy
 	# Temp names of this run's own: two runs never write the same file.
 	local csv_tmp txt_tmp
 	csv_tmp=$(mktemp "$RESULTS_DIR/$name.csv.tmp.XXXXXX")
 	txt_tmp=$(mktemp "$RESULTS_DIR/$name.txt.tmp.XXXXXX")
-	local -a args=(--csv "$csv_tmp")
-	[ "$mode" = full ] || args+=(--quick)
-	run "$BENCH_BUILD/listbench" "${args[@]}" | tee "$txt_tmp"
+	result_stamp "$command" >"$txt_tmp"
+	run "$BENCH_BUILD/listbench" --csv "$csv_tmp" "${listbench_args[@]}" | tee -a "$txt_tmp"
 	mv -f "$csv_tmp" "$RESULTS_DIR/$name.csv"
 	mv -f "$txt_tmp" "$RESULTS_DIR/$name.txt"
 	plot "$RESULTS_DIR/$name.csv" "$RESULTS_DIR/$name.png"
 	log "bench: results/$name.txt, results/$name.csv, results/$name.png"
+	[ "$mode" = quick ] || keep_cpu_results "$command"
 	stage_end
 }
 

@@ -293,6 +293,16 @@ host_description() {
 	echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")"
 }
 
+# result_stamp [COMMAND]: the provenance line a result file starts with:
+# the project's commit (+changes if the checkout differs), the date, the
+# host and the command that produced it.
+result_stamp() {
+	local commit
+	commit=$(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')
+	git -C "$PROJECT_DIR" diff --quiet HEAD 2>/dev/null || commit+=+changes
+	echo "# project $commit, $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(host_description)${1:+; command: $1}"
+}
+
 # set_targets CONFIG_SET: the targets a config set boots: its BOOT_TARGETS,
 # or every target when it names none.
 set_targets() {

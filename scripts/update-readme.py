@@ -21,7 +21,7 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = ["report.txt", "targets.txt", "debug.txt", "guest-bench.txt",
             "failures.txt", "audit.txt", "sizes-qemu.txt",
             "sizes-defconfig.txt",
-            "bench.txt", "bench.png", "bisect-x86_64.txt", "check-cold.txt",
+            "bench.txt", "bench.png", "bench-cpus.txt", "bisect-x86_64.txt", "check-cold.txt",
             "check-warm.txt", "check-all-cold.txt", "check-all.txt", "check-all-after-check.txt",
             "check-all-warm.txt",
             "stage-times.txt", "codegen-x86_64.txt", "tiers.txt"]

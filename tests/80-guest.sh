@@ -34,6 +34,12 @@ for row in r["rows"]:
         median = row.get(variant, {}).get("median")
         if not median or median <= 0:
             bad.append(f"{row['metric']}: {variant} has no positive figure")
+verdict_words = {"faster", "slower", "equivalent", "undecided"}
+for row in r["rows"]:
+    paired = row.get("paired") or {}
+    if paired.get("verdict") not in verdict_words or \
+            not paired["ci_low"] <= paired["ratio"] <= paired["ci_high"]:
+        bad.append(f"{row['metric']}: no paired on/off ratio with interval and verdict")
 if r["accel"] == "tcg" and "functional only — TCG models no caches" not in text:
     bad.append("TCG figures without the functional-only label")
 print(f"accel {r['accel']}, {len(r['rows'])} metrics, boots {r['runs']}")

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Every CPU the benchmark has met, side by side.
+
+Reads results/cpus/<cpu>/bench.csv (written by scripts/bench.sh, one
+directory per CPU model) and its cpu.txt stamp, and prints the headline
+of each: per walk, measured regime and prefetch form, the ratio to no
+prefetch with its 95 % CI and verdict. Regimes are measured per CPU, so
+a row compares like with like even where cache sizes differ.
+"""
+import csv
+import os
+import sys
+
+REGIMES = ["L1", "L2", "LLC", "DRAM", "TLB"]
+WALKS = ["list", "hash-lookup"]
+
+
+def read_cpu(directory):
+    stamp = {}
+    with open(os.path.join(directory, "cpu.txt")) as f:
+        for line in f:
+            key, _, value = line.partition(": ")
+            stamp.setdefault(key, value.strip())
+    label = f"{stamp.get('cpu', '?')} ({stamp.get('family/model/stepping', '?')})"
+    headline = {}
+    with open(os.path.join(directory, "bench.csv")) as f:
+        for row in csv.DictReader(f):
+            if row["headline"] == "1" and row["variant"] != "none":
+                key = (row["walk"], row["regime"], row["variant"])
+                headline[key] = (f"{float(row['ratio']):.3f} [{float(row['ci_low']):.3f},"
+                                 f"{float(row['ci_high']):.3f}] {row['verdict']}")
+                headline[(row["walk"], row["regime"], "set")] = int(row["bytes"])
+    date = stamp.get("# project", "")
+    return label, date, headline
+
+
+def size(nbytes):
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= scale:
+            return f"{nbytes // scale} {unit}"
+    return f"{nbytes} B"
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "results/cpus"
+    cpus = []
+    for name in sorted(os.listdir(root)):
+        directory = os.path.join(root, name)
+        if os.path.exists(os.path.join(directory, "bench.csv")):
+            cpus.append((name,) + read_cpu(directory))
+    if not cpus:
+        print(f"bench_cpus: no results under {root}", file=sys.stderr)
+        return 1
+    variants = ["prefetch", "prefetch-nonnull", "prefetchnta", "prefetchw"]
+    width = 38
+    print("Every CPU measured (make bench): time with each prefetch form / time without,")
+    print("median [95% CI] and verdict, per walk and measured regime (at its largest set).")
+    print("list: shuffled list walk, touching body; hash-lookup: load factor 1, half hits.")
+    for name, label, _, _ in cpus:
+        print(f"  {name}: {label}")
+    print(f"{'walk':<12} {'regime':<6} {'variant':<17}" +
+          "".join(f" {name[:width]:<{width}}" for name, _, _, _ in cpus))
+    for walk in WALKS:
+        for regime in REGIMES:
+            if not any((walk, regime, "set") in h for _, _, _, h in cpus):
+                continue
+            sets = [size(h[(walk, regime, "set")]) if (walk, regime, "set") in h else "-"
+                    for _, _, _, h in cpus]
+            print(f"{walk:<12} {regime:<6} {'(set)':<17}" +
+                  "".join(f" {s:<{width}}" for s in sets))
+            for variant in variants:
+                cells = [h.get((walk, regime, variant), "-") for _, _, _, h in cpus]
+                print(f"{'':<12} {'':<6} {variant:<17}" +
+                      "".join(f" {c:<{width}}" for c in cells))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
