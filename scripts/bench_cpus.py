@@ -73,6 +73,25 @@ def main():
                 cells = [h.get((walk, regime, variant), "-") for _, _, _, h in cpus]
                 print(f"{'':<12} {'':<6} {variant:<17}" +
                       "".join(f" {c:<{width}}" for c in cells))
+    print()
+    print("In words (generated from the rows above): per CPU, walk and form, the regimes")
+    print("of each verdict, with the range of the ratios.")
+    for name, _, _, h in cpus:
+        for walk in WALKS:
+            for variant in variants:
+                by_verdict = {}
+                for regime in REGIMES:
+                    cell = h.get((walk, regime, variant))
+                    if cell:
+                        ratio, verdict = float(cell.split()[0]), cell.split()[-1]
+                        by_verdict.setdefault(verdict, []).append((regime, ratio))
+                parts = []
+                for verdict, cells in by_verdict.items():
+                    ratios = [r for _, r in cells]
+                    span = (f"{min(ratios):.3f}" if len(ratios) == 1
+                            else f"{min(ratios):.3f}-{max(ratios):.3f}")
+                    parts.append(f"{verdict} in {', '.join(r for r, _ in cells)} ({span})")
+                print(f"  {name} {walk} {variant}: {'; '.join(parts)}")
     return 0
 
 
