@@ -29,6 +29,8 @@ BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
 
 def main():
+    # update-readme.py [NAME...]: copy only these results (default: all).
+    only = set(sys.argv[1:])
     results = os.path.join(PROJECT, "results")
     # The tiers' wall times, summed up from the recorded runs.
     with open(os.path.join(results, "tiers.txt"), "w") as f:
@@ -37,6 +39,8 @@ def main():
     examples = os.path.join(results, "examples")
     os.makedirs(examples, exist_ok=True)
     for name in EXAMPLES:
+        if only and name not in only:
+            continue
         if os.path.exists(os.path.join(results, name)):
             shutil.copy(os.path.join(results, name), examples)
 
