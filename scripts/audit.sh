@@ -177,8 +177,10 @@ main() {
 	log "audit: spatch over the patched tree"
 	describe_walks "$SERIES_DIR" >"$work/series-walks"
 	mkdir -p "$RESULTS_DIR"
-	report "$work/vanilla-sites" "$work/series-sites" "$work/vanilla-walks" "$work/series-walks" |
-		write_atomic "$RESULTS_DIR/audit.txt"
+	{
+		result_stamp "scripts/audit.sh"
+		report "$work/vanilla-sites" "$work/series-sites" "$work/vanilla-walks" "$work/series-walks"
+	} | write_atomic "$RESULTS_DIR/audit.txt"
 	write_json "$work/vanilla-sites" "$work/series-sites" "$work/vanilla-walks" "$work/series-walks" \
 		"$RESULTS_DIR/audit.json"
 	cat "$RESULTS_DIR/audit.txt"

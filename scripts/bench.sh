@@ -85,8 +85,10 @@ keep_cpu_results() {
 	cp "$RESULTS_DIR/bench.txt" "$RESULTS_DIR/bench.csv" "$dir/"
 	[ ! -f "$RESULTS_DIR/bench.png" ] || cp "$RESULTS_DIR/bench.png" "$dir/"
 	cpu_stamp "$@" | write_atomic "$dir/cpu.txt"
-	python3 "$PROJECT_DIR/scripts/bench_cpus.py" "$RESULTS_DIR/cpus" |
-		write_atomic "$RESULTS_DIR/bench-cpus.txt"
+	{
+		result_stamp "$*"
+		python3 "$PROJECT_DIR/scripts/bench_cpus.py" "$RESULTS_DIR/cpus"
+	} | write_atomic "$RESULTS_DIR/bench-cpus.txt"
 	log "bench: kept under results/${dir#"$RESULTS_DIR"/}; every CPU side by side: results/bench-cpus.txt"
 }
 

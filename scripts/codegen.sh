@@ -85,12 +85,13 @@ main() {
 	stage_start "codegen $TARGET: compare vanilla, off, on"
 	local json=$RESULTS_DIR/codegen-$TARGET.json
 	mkdir -p "$RESULTS_DIR"
+	result_stamp "scripts/codegen.sh $TARGET" >"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
 	python3 "$PROJECT_DIR/scripts/codegen_check.py" --objdump "${CROSS_COMPILE}objdump" \
 		--vanilla "$(build_dir "$TARGET" qemu vanilla)" --off "$(build_dir "$TARGET" qemu off)" \
 		--on "$(build_dir "$TARGET" qemu on)" --modified "$(modified_objects | tr '\n' ' ')" \
 		--field "target=$TARGET" --field "run_id=${LIST_PREFETCH_RUN_ID:-standalone}" \
 		--field "kernel=$(tree_version "$TREE_DIR")" \
-		--json "$json.tmp.$$" "${objects[@]}" >"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$" || {
+		--json "$json.tmp.$$" "${objects[@]}" >>"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$" || {
 		cat "$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
 		rm -f "$json.tmp.$$" "$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
 		die "the code of the $TARGET objects is not what the series says (see above)" \

@@ -81,9 +81,10 @@ main() {
 		done
 	done
 	mkdir -p "$RESULTS_DIR"
+	result_stamp "scripts/guest-bench.sh $*" >"$RESULTS_DIR/$name.txt.tmp.$$"
 	python3 "$PROJECT_DIR/scripts/guest_bench.py" --logs "$logs" --accel "$accel" \
 		--scale "$scale" --target "$target" --set "$SET" --json "$RESULTS_DIR/$name.json.tmp.$$" \
-		>"$RESULTS_DIR/$name.txt.tmp.$$"
+		>>"$RESULTS_DIR/$name.txt.tmp.$$"
 	mv -f "$RESULTS_DIR/$name.json.tmp.$$" "$RESULTS_DIR/$name.json"
 	mv -f "$RESULTS_DIR/$name.txt.tmp.$$" "$RESULTS_DIR/$name.txt"
 	rm -rf "$RESULTS_DIR/$name-logs"

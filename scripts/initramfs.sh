@@ -4,7 +4,8 @@
 # busybox as /bin/busybox, guest/init as /init, and what the config set
 # asks for: its GUEST_PROGRAMS (guest/NAME.c, built static for the
 # target) in /guest/bin, its GUEST_MODULES (built by module.sh against
-# this build) in /guest/modules, and its GUEST_WORKLOADS
+# this build) and GUEST_TREE_MODULES (the build's own .ko files) in
+# /guest/modules, and its GUEST_WORKLOADS
 # (guest/workloads/NAME.sh) in /guest/run.d, which init runs in order.
 # Uses the kernel's own usr/gen_init_cpio, which needs no root to create
 # /dev/console.
@@ -110,6 +111,12 @@ LIST
 	for name in ${GUEST_MODULES:-}; do
 		path=$("$PROJECT_DIR/scripts/module.sh" "$TARGET" "$VARIANT" "$CONFIG_SET" "$name")
 		echo "file /guest/modules/$name.ko $path 0644 0 0"
+	done
+	for name in ${GUEST_TREE_MODULES:-}; do
+		path=$BUILD_OUT/$name
+		[ -f "$path" ] || die "no in-tree module $name in $BUILD_OUT" \
+			"build it: set its option to m in a fragment of configs/sets/$CONFIG_SET.conf"
+		echo "file /guest/modules/${name##*/} $path 0644 0 0"
 	done
 	for name in ${GUEST_WORKLOADS:-}; do
 		path=$PROJECT_DIR/guest/workloads/$name.sh

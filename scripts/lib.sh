@@ -90,19 +90,66 @@ require_tree() {
 	esac
 }
 
-# load_conf FILE: read a NAME=value data file into the environment.
-# Anything but comments, blank lines and assignments is refused, so a
-# data file can never run a command.
+# The data files' schema: every key a file of configs/targets/ or
+# configs/sets/ may hold, with its default; '!' marks a required key.
+# docs/pipeline.md lists the same keys (test_data_file_keys_documented).
+# shellcheck disable=SC2034 # read through a nameref in load_conf
+TARGET_SCHEMA=(
+	'ARCH=!' 'CROSS_COMPILE=' 'LIST_PREFETCH_DEFAULT=!' 'FRAGMENT=!' 'IMAGE=!'
+	'QEMU=!' 'QEMU_ARGS=' 'CONSOLE=!' 'BUSYBOX_ARCH=!' 'PACKAGES='
+	'BOOT_VARIANTS=off on' 'CHECK_VARIANTS=off' 'UNAVAILABLE_SUITES='
+)
+# shellcheck disable=SC2034 # read through a nameref in load_conf
+SET_SCHEMA=(
+	'BASE=!' 'FRAGMENTS=' 'USE_TARGET_FRAGMENT=y' 'REQUIRED_SUITES=' 'BUILD_GOALS='
+	'KEEP_DEFAULT=' 'GUEST_QEMU_ARGS=' 'GUEST_WORKLOADS=' 'GUEST_PROGRAMS='
+	'GUEST_MODULES=' 'GUEST_TREE_MODULES=' 'BOOT_TARGETS=' 'GUEST_HOST_BINARIES='
+)
+
+# schema_of FILE: the name of the schema array for a data file.
+schema_of() {
+	case "$1" in
+	*/configs/targets/*.conf) echo TARGET_SCHEMA ;;
+	*/configs/sets/*.conf) echo SET_SCHEMA ;;
+	*) die "$1: not a data file of configs/targets/ or configs/sets/" \
+		"data files live in those two directories" ;;
+	esac
+}
+
+# load_conf FILE: read a NAME=value data file into the environment:
+# every key of its schema set to the file's value or to the default, an
+# unknown key (a misspelling) or a missing required one an error.
 load_conf() {
-	local file=$1
+	local file=$1 entry key value known schema_name
 	[ -f "$file" ] || die "no such file: $file" "see configs/ for the names that exist"
 	# shellcheck disable=SC2016 # the $ and ` are literal
 	if grep -Evq '^[[:space:]]*(#.*)?$|^[A-Z_][A-Z0-9_]*=("[^"`$]*"|[^"`$ ]*)$' "$file"; then
 		die "$file: only NAME=value lines and comments are allowed" \
 			"fix the lines 'grep -Ev' shows in $file"
 	fi
+	schema_name=$(schema_of "$file")
+	local -n schema=$schema_name
+	while read -r key; do
+		known=n
+		for entry in "${schema[@]}"; do
+			[ "${entry%%=*}" != "$key" ] || known=y
+		done
+		[ "$known" = y ] || die "$file: unknown key $key" \
+			"the keys are: $(printf '%s ' "${schema[@]%%=*}")(docs/pipeline.md); fix its spelling"
+	done < <(sed -n 's/^\([A-Z_][A-Z0-9_]*\)=.*/\1/p' "$file")
+	for entry in "${schema[@]}"; do
+		value=${entry#*=}
+		[ "$value" != '!' ] || value=""
+		printf -v "${entry%%=*}" '%s' "$value"
+	done
 	# shellcheck disable=SC1090
 	. "$file"
+	for entry in "${schema[@]}"; do
+		key=${entry%%=*}
+		[ "${entry#*=}" != '!' ] || [ -n "${!key}" ] ||
+			die "$file: the required key $key is missing or empty" \
+				"add a $key= line (docs/pipeline.md says what it holds)"
+	done
 }
 
 load_target() {
@@ -111,6 +158,19 @@ load_target() {
 	export ARCH CROSS_COMPILE
 	# shellcheck disable=SC2034 # read by initramfs.sh
 	BUSYBOX=$(busybox_path "$BUSYBOX_ARCH")
+}
+
+# required_suites: the KUnit suites a boot of the loaded target and
+# config set must run: the set's REQUIRED_SUITES but those the target
+# cannot build (its UNAVAILABLE_SUITES).
+required_suites() {
+	local suite
+	for suite in $REQUIRED_SUITES; do
+		case " $UNAVAILABLE_SUITES " in
+		*" $suite "*) ;;
+		*) echo "$suite" ;;
+		esac
+	done
 }
 
 # all_targets: the names of the targets under configs/targets/.

@@ -17,7 +17,7 @@ set -euo pipefail
 # "Call trace:".
 SPLAT_PATTERN='Oops|BUG:|BUG [A-Za-z0-9_.:-]+ \(|kernel BUG at|WARNING:|Kernel panic|general protection fault|list_(add|del) corruption|UBSAN:|KASAN:|KCSAN:|ODEBUG:|INFO: task .* blocked|detected (expedited )?stalls?|possible circular locking|suspicious RCU usage|Call [Tt]race:'
 # What the guest's programs and modules report (kept in the result).
-GUEST_OUTPUT_PATTERN='(stress|listbench|workload): '
+GUEST_OUTPUT_PATTERN='(stress|listbench|workload|rcutorture): '
 
 usage() {
 	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (after boot.sh)" >&2
@@ -58,9 +58,9 @@ main() {
 		problems+=(--problem "QEMU did not exit cleanly: $(cat "$bdir/boot.status" 2>/dev/null || echo 'not booted')")
 
 	mkdir -p "$RESULTS_DIR"
-	# shellcheck disable=SC2086 # REQUIRED_SUITES is a list
+	# shellcheck disable=SC2046 # one suite per word
 	if ! python3 "$PROJECT_DIR/scripts/boot_result.py" \
-		--kunit-json "$bdir/kunit.json" --required $REQUIRED_SUITES \
+		--kunit-json "$bdir/kunit.json" --required $(required_suites) \
 		--splats "$bdir/splats.txt" --guest-output "$bdir/guest-output.txt" "${problems[@]}" \
 		--field "target=$TARGET" --field "config=$CONFIG_SET" --field "variant=$VARIANT" \
 		--field "kernel=$(tree_version "$src")" \

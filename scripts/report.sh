@@ -226,14 +226,21 @@ print_report() {
 	section_stage_times
 }
 
+# stamped SECTION: a section of the report as a result file of its own,
+# its first line the provenance stamp.
+stamped() {
+	result_stamp "scripts/report.sh"
+	"$@"
+}
+
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	local status=0
 	if [ "${1:-}" = --summary-only ]; then
 		STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 		LIST_PREFETCH_RUN_ID=$(cat "$RESULTS_DIR/report-run-id.txt" 2>/dev/null || echo none)
-		section_targets | write_atomic "$RESULTS_DIR/targets.txt"
-		section_debug | write_atomic "$RESULTS_DIR/debug.txt"
+		stamped section_targets | write_atomic "$RESULTS_DIR/targets.txt"
+		stamped section_debug | write_atomic "$RESULTS_DIR/debug.txt"
 		print_report
 		return 0
 	fi
@@ -245,10 +252,10 @@ main() {
 	export STAGE_TIMES_FILE LIST_PREFETCH_RUN_ID
 	run_pipeline || status=$?
 	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
-	section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"
-	section_targets | write_atomic "$RESULTS_DIR/targets.txt"
-	section_debug | write_atomic "$RESULTS_DIR/debug.txt"
-	print_report | write_atomic "$RESULTS_DIR/report.txt"
+	stamped section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"
+	stamped section_targets | write_atomic "$RESULTS_DIR/targets.txt"
+	stamped section_debug | write_atomic "$RESULTS_DIR/debug.txt"
+	stamped print_report | write_atomic "$RESULTS_DIR/report.txt"
 	echo
 	cat "$RESULTS_DIR/report.txt"
 	if [ "$status" -ne 0 ]; then

@@ -142,7 +142,10 @@ main() {
 	done
 	stage_start "sizes $TARGET-$CONFIG_SET"
 	mkdir -p "$RESULTS_DIR"
-	print_sizes | write_atomic "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
+	{
+		result_stamp "scripts/sizes.sh $*"
+		print_sizes
+	} | write_atomic "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
 	write_json "$(vmlinux_of vanilla)" "$(vmlinux_of off)" "$(vmlinux_of on)"
 	cat "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
 	stage_end

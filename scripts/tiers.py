@@ -34,13 +34,15 @@ def summary(path):
 
 
 def main():
+    # tiers.py [RESULTS [NAME...]]: only these recorded runs (default: all).
     results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results")
+    wanted = set(sys.argv[2:])
     print(f"  {'tier':<15} {'cache':<16} {'wall':>8}  {'exit':>4}  {'tally':<32} commit, date, host")
     found = 0
     for tier, name in RUNS:
         path = os.path.join(results, name + ".txt")
-        if not os.path.exists(path):
+        if (wanted and name not in wanted) or not os.path.exists(path):
             continue
         f = summary(path)
         wall = f"{f['seconds'] // 60}m{f['seconds'] % 60:02d}s" if f["seconds"] is not None else "?"

@@ -7,8 +7,21 @@ README.md and each page of docs/ mark a quoted result as
     ...
     <!-- end: results/examples/NAME -->
 and this replaces what is between the markers with the file, verbatim,
-in a code block: the figures in the README are what the commands
-printed, never typed. Run it (make readme) after make report.
+in a code block: the figures are what the commands printed, never typed.
+
+Provenance: every result starts with a stamp, '# project COMMIT, DATE'
+(scripts/lib.sh's result_stamp; record-run.sh's on its second line). A
+result is quoted only if it is current: made from a clean checkout, at
+a commit that already holds the last change to the series and to the
+code that produces it (PRODUCERS). A stale one is not quoted; its block
+says so, naming the file, the change it predates and the command that
+remakes it, and the exit status is 1.
+
+  update-readme.py [NAME...]   copy these results (default: every one
+                               that exists) and quote everything
+  update-readme.py --check     change nothing; exit 1 if a block quotes
+                               what its file does not hold, or a stale
+                               result as if it were current
 """
 import os
 import re
@@ -17,55 +30,169 @@ import subprocess
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# What make report leaves that the README quotes.
-EXAMPLES = ["report.txt", "targets.txt", "debug.txt", "guest-bench.txt",
-            "failures.txt", "audit.txt", "sizes-qemu.txt",
-            "sizes-defconfig.txt",
-            "bench.txt", "bench.png", "bench-cpus.txt", "bisect-x86_64.txt", "check-cold.txt",
-            "check-warm.txt", "check-all-cold.txt", "check-all.txt", "check-all-after-check.txt",
-            "check-all-warm.txt",
-            "stage-times.txt", "codegen-x86_64.txt", "tiers.txt"]
+SERIES = ["patches", "configs"]
+BOOTS = SERIES + ["guest", "scripts/boot.sh", "scripts/parse.sh", "scripts/boot_result.py",
+                  "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
+CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
+# What each quoted result depends on, and the command that remakes it.
+PRODUCERS = {
+    "bench.txt": (["bench", "scripts/bench.sh"], "make bench"),
+    "bench.png": (["bench", "scripts/bench.sh"], "make bench"),
+    "bench-cpus.txt": (["bench", "scripts/bench.sh", "scripts/bench_cpus.py"], "make bench"),
+    "sizes-qemu.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
+                                 "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
+                       "make sizes CONFIG=qemu"),
+    "sizes-defconfig.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
+                                      "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
+                            "make sizes CONFIG=defconfig"),
+    "codegen-x86_64.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
+                           "make codegen"),
+    "include-graph-x86_64.txt": (SERIES + ["scripts/include-graph.sh"],
+                                 "scripts/codegen.sh && scripts/include-graph.sh"),
+    "targets.txt": (BOOTS + ["scripts/report.sh"], "make report"),
+    "debug.txt": (BOOTS + ["scripts/report.sh"], "make report"),
+    "report.txt": (CHECKS, "make report"),
+    "stage-times.txt": (CHECKS, "make report"),
+    "guest-bench.txt": (BOOTS + ["scripts/guest-bench.sh", "scripts/guest_bench.py",
+                                 "scripts/verdicts.py"], "make guest-bench"),
+    "audit.txt": (["patches", "audit", "scripts/audit.sh"], "make audit"),
+    "failures.txt": (["scripts", "tests/50-faults.sh"],
+                     "scripts/record-run.sh failures scripts/check.sh --stage faults"),
+    "bisect-x86_64.txt": (["patches", "scripts/bisect-build.sh"], "make bisect"),
+    "check-cold.txt": (CHECKS, "scripts/record-run.sh check-cold make check (empty cache)"),
+    "check-warm.txt": (CHECKS, "scripts/record-run.sh check-warm make check"),
+    "check-all.txt": (CHECKS, "scripts/record-run.sh check-all make check-all"),
+    "check-all-after-check.txt": (CHECKS, "scripts/record-run.sh check-all-after-check make check-all"),
+    "tiers.txt": (CHECKS, "the scripts/record-run.sh runs of make check and make check-all"),
+}
+# The stamp of a file without one of its own (a picture).
+STAMP_OF = {"bench.png": "bench.txt"}
+STAMP = re.compile(r"^# project ([0-9a-f]+|\?)(\+changes)?, (\S+?)[;\s]", re.M)
 BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
 
-def main():
-    # update-readme.py [NAME...]: copy only these results (default: all).
-    only = set(sys.argv[1:])
-    results = os.path.join(PROJECT, "results")
-    # The tiers' wall times, summed up from the recorded runs.
+def git(*args):
+    return subprocess.run(["git", "-C", PROJECT] + list(args), capture_output=True,
+                          text=True, check=False)
+
+
+def stamp(path):
+    """(commit, dirty, date) of a result, or None."""
+    with open(path, errors="replace") as f:
+        head = "".join(f.readline() for _ in range(3))
+    m = STAMP.search(head)
+    return (m.group(1), bool(m.group(2)), m.group(3)) if m else None
+
+
+def staleness(name, examples):
+    """None if the quoted result is current, else why it is not."""
+    paths, command = PRODUCERS.get(name, (CHECKS, "its producer"))
+    source = os.path.join(examples, STAMP_OF.get(name, name))
+    if name == "tiers.txt":
+        return tiers_staleness(examples)
+    s = stamp(source) if os.path.exists(source) else None
+    if not s:
+        return f"it has no '# project COMMIT, DATE' stamp; remake it: {command}"
+    commit, dirty, date = s
+    if dirty:
+        return f"it was made from uncommitted changes at {commit}; remake it: {command}"
+    last = git("log", "-1", "--format=%h", "--", *paths).stdout.strip()
+    if not last:
+        return None
+    if git("merge-base", "--is-ancestor", last, commit).returncode != 0:
+        return (f"made at {commit} ({date}), before {last} changed {' '.join(paths)}; "
+                f"remake it: {command}")
+    return None
+
+
+def tiers_staleness(examples):
+    """tiers.txt sums up recorded runs: each row's commit must be current."""
+    path = os.path.join(examples, "tiers.txt")
+    rows = re.findall(r"^  make \S+\s.* ([0-9a-f]{7,}), (\S+), ", open(path).read(), re.M)
+    if not rows:
+        return "it sums up no recorded run; record one: scripts/record-run.sh check-warm make check"
+    last = git("log", "-1", "--format=%h", "--", *CHECKS).stdout.strip()
+    for commit, date in rows:
+        if git("merge-base", "--is-ancestor", last, commit).returncode != 0:
+            return (f"a run of {commit} ({date}) predates {last}; "
+                    "record again: scripts/record-run.sh check-warm make check")
+    return None
+
+
+RECORDS = ["check-cold.txt", "check-warm.txt", "check-all.txt", "check-all-after-check.txt"]
+
+
+def write_tiers(results, examples):
+    """tiers.txt from the recorded runs that are current."""
+    current = [n[:-4] for n in RECORDS if os.path.exists(os.path.join(examples, n))
+               and not staleness(n, examples)]
     with open(os.path.join(results, "tiers.txt"), "w") as f:
-        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "tiers.py"), results],
-                       stdout=f, check=False)
-    examples = os.path.join(results, "examples")
-    os.makedirs(examples, exist_ok=True)
-    for name in EXAMPLES:
-        if only and name not in only:
-            continue
-        if os.path.exists(os.path.join(results, name)):
-            shutil.copy(os.path.join(results, name), examples)
+        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "tiers.py"), results]
+                       + (current or ["none-current"]), stdout=f, check=False)
+    shutil.copy(os.path.join(results, "tiers.txt"), examples)
 
-    missing = []
 
+def notice(name, why):
+    return f"(not quoted: results/examples/{name} is stale: {why})"
+
+
+def quote_blocks(text, examples, problems, check_only):
     def quote(match):
         path = os.path.join(PROJECT, match.group(2))
+        name = os.path.basename(path)
         if not os.path.exists(path):
-            missing.append(match.group(2))
+            problems.append(f"{match.group(2)} does not exist")
             return match.group(0)
-        body = open(path).read().rstrip("\n")
+        why = staleness(name, examples)
+        if why:
+            problems.append(f"{match.group(2)}: {why}")
+            body = notice(name, why)
+        elif name.endswith(".png"):
+            return match.group(0)
+        else:
+            body = open(path).read().rstrip("\n")
         return f"{match.group(1)}```\n{body}\n```\n{match.group(3)}"
+    return BLOCK.sub(quote, text)
 
+
+def pages():
     docs = os.path.join(PROJECT, "docs")
-    pages = [os.path.join(PROJECT, "README.md")] + sorted(
-        os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md"))
-    for page in pages:
-        text = BLOCK.sub(quote, open(page).read())
+    return [os.path.join(PROJECT, "README.md")] + sorted(
+        os.path.join(docs, n) for n in os.listdir(docs) if n.endswith(".md"))
+
+
+def main():
+    check_only = sys.argv[1:] == ["--check"]
+    only = set() if check_only else set(sys.argv[1:])
+    results = os.path.join(PROJECT, "results")
+    examples = os.path.join(results, "examples")
+    if not check_only:
+        os.makedirs(examples, exist_ok=True)
+        for name in PRODUCERS:
+            if name == "tiers.txt" or (only and name not in only):
+                continue
+            if os.path.exists(os.path.join(results, name)):
+                shutil.copy(os.path.join(results, name), examples)
+        write_tiers(results, examples)
+    problems, mismatched = [], []
+    for page in pages():
+        old = open(page).read()
+        new = quote_blocks(old, examples, problems, check_only)
+        if check_only:
+            if new != old:
+                mismatched.append(os.path.relpath(page, PROJECT))
+            continue
         with open(page + f".tmp.{os.getpid()}", "w") as f:
-            f.write(text)
+            f.write(new)
         os.replace(page + f".tmp.{os.getpid()}", page)
-    for name in missing:
-        print(f"update-readme: {name} does not exist; its block is unchanged",
-              file=sys.stderr)
-    return 1 if missing else 0
+    for problem in sorted(set(problems)):
+        print(f"update-readme: {problem}", file=sys.stderr)
+    for page in mismatched:
+        print(f"update-readme: {page} does not quote what its result files hold "
+              "(or quotes a stale one as current); run 'make readme'", file=sys.stderr)
+    if check_only:
+        return 1 if mismatched else 0
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ check 60 test_runner_speaks_ktap
 check 60 test_cache_lock_names_its_holder
 check:cache 120 test_shellcheck
 check 30 test_data_files_load
+check 30 test_misspelt_data_file_key_is_named
+check 30 test_data_file_keys_documented
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
 check:cache 120 test_checkpatch_strict
@@ -192,6 +194,46 @@ test_data_files_load() {
 		(load_conf "$f")
 		echo "loads: ${f#"$PROJECT_DIR"/}"
 	done
+}
+
+# A misspelt key (GUEST_WORKLOAD for GUEST_WORKLOADS) and a missing
+# required one (BASE) are errors naming the file, the key and the fix;
+# the same file spelt right loads.
+test_misspelt_data_file_key_is_named() {
+	local dir out status=0
+	out=$(mktemp)
+	dir=$(mktemp -d)
+	mkdir -p "$dir/configs/sets"
+	printf 'BASE=tinyconfig\nGUEST_WORKLOAD="stress"\n' >"$dir/configs/sets/typo.conf"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	expect_failure "$out" "typo.conf: unknown key GUEST_WORKLOAD" "the keys are: .*GUEST_WORKLOADS" \
+		bash -c '. "$1/scripts/lib.sh"; load_conf "$2"' _ "$PROJECT_DIR" "$dir/configs/sets/typo.conf" ||
+		status=1
+	printf 'GUEST_WORKLOADS="stress"\n' >"$dir/configs/sets/typo.conf"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	expect_failure "$out" "typo.conf: the required key BASE is missing" "add a BASE= line" \
+		bash -c '. "$1/scripts/lib.sh"; load_conf "$2"' _ "$PROJECT_DIR" "$dir/configs/sets/typo.conf" ||
+		status=1
+	printf 'BASE=tinyconfig\nGUEST_WORKLOADS="stress"\n' >"$dir/configs/sets/typo.conf"
+	(load_conf "$dir/configs/sets/typo.conf" && [ "$GUEST_WORKLOADS" = stress ] &&
+		[ "$USE_TARGET_FRAGMENT" = y ]) || { echo "a correct file did not load with its defaults"; status=1; }
+	rm -rf "$dir" "$out"
+	return "$status"
+}
+
+# docs/pipeline.md lists every key of both schemas (and no other).
+test_data_file_keys_documented() {
+	local entry key status=0
+	for entry in "${TARGET_SCHEMA[@]}" "${SET_SCHEMA[@]}"; do
+		key=${entry%%=*}
+		if grep -q "^| \`$key\` " "$PROJECT_DIR/docs/pipeline.md"; then
+			echo "documented: $key"
+		else
+			echo "NOT in docs/pipeline.md: $key"
+			status=1
+		fi
+	done
+	return "$status"
 }
 
 # Every patch file is in the series, and every series entry exists.

@@ -61,7 +61,7 @@ test_kunit_suites() {
 	load_target "$1"
 	load_config_set qemu
 	local suite passed failed status=0
-	for suite in $REQUIRED_SUITES; do
+	for suite in $(required_suites); do
 		passed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('passed', 0)")
 		failed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('failed', 0)")
 		echo "$1 $2: $suite passed $passed, failed $failed"

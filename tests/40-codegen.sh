@@ -7,6 +7,21 @@
 
 plan_codegen() {
 	echo "check 3600 test_codegen_matches_vanilla x86_64"
+	echo "check 600 test_list_h_includes_do_not_depend_on_the_option x86_64"
+}
+
+# test_list_h_includes_do_not_depend_on_the_option TARGET: a file that
+# includes only <linux/list.h> reaches the same headers with the series
+# off and on (include-graph.sh fails otherwise), and far fewer than
+# <linux/prefetch.h> would add: <asm/processor.h> is not among them.
+test_list_h_includes_do_not_depend_on_the_option() {
+	"$PROJECT_DIR/scripts/codegen.sh" "$1" >/dev/null
+	"$PROJECT_DIR/scripts/include-graph.sh" "$1"
+	local graph=$RESULTS_DIR/include-graph-$1.txt
+	if grep -q 'asm/processor.h' "$graph"; then
+		echo "<asm/processor.h> is among the headers the series adds"
+		return 1
+	fi
 }
 
 # test_codegen_matches_vanilla TARGET: codegen.sh's verdict (it fails on

@@ -76,8 +76,8 @@ test_parse_fails_on_oops() {
 }
 
 test_parse_fails_on_failed_case() {
-	parse_doctored_log 's/ ok \([0-9]*\) list_prefetch_test_list_foreach\(\r\{0,1\}\)$/ not ok \1 list_prefetch_test_list_foreach\2/' \
-		'suite list_prefetch: 1 failed: list_prefetch_test_list_foreach'
+	parse_doctored_log 's/ ok \([0-9]*\) list_prefetch_test_skb_queue_walk\(\r\{0,1\}\)$/ not ok \1 list_prefetch_test_skb_queue_walk\2/' \
+		'suite list_prefetch: 1 failed: list_prefetch_test_skb_queue_walk'
 }
 
 test_parse_fails_on_missing_suite() {

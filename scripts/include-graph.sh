@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# include-graph.sh - which headers does <linux/list.h> pull in, vanilla,
+# with the series off and with it on? The series must not make the
+# include graph depend on CONFIG_LIST_PREFETCH (a missing include would
+# then break one build only), nor bring <asm/processor.h> back into
+# every list user (what 2.6.36's list.h did through <linux/prefetch.h>).
+#
+# Uses the three qemu-config builds scripts/codegen.sh compiles objects
+# in, and kbuild's own compiler command for lib/list_sort.o there, with
+# -H on a file that includes only <linux/list.h>. Writes
+# results/include-graph-TARGET.txt; exit status 1 if off and on differ.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $0 [TARGET]   (default x86_64; run scripts/codegen.sh first)" >&2
+	exit 2
+}
+
+# headers VARIANT INCLUDE...: the unique headers a file holding only
+# these #include lines reaches, as paths relative to include dirs.
+headers() {
+	local variant=$1 out cmdfile cmd
+	shift
+	out=$(build_dir "$TARGET" qemu "$variant")
+	cmdfile=$out/lib/.list_sort.o.cmd
+	[ -f "$cmdfile" ] || die "no $cmdfile" "run 'scripts/codegen.sh $TARGET' first"
+	# kbuild's command without ccache, its dependency file and its output.
+	cmd=$(sed -n 's/^savedcmd_lib\/list_sort\.o := //p' "$cmdfile" |
+		sed 's/^ccache //; s/-Wp,-MMD,[^ ]* //; s/ -c -o .*//')
+	printf '#include <%s>\n' "$@" |
+		(cd "$out" && eval "$cmd -H -fsyntax-only -x c -" 2>&1) |
+		sed -n 's/^\.\{1,\} //p' | sed 's|.*/include/||' | sort -u
+}
+
+main() {
+	hold_cache_lock "$(basename "$0") $*"
+	[ $# -le 1 ] || usage
+	load_target "${1:-x86_64}"
+	local tmp status=0
+	tmp=$(mktemp -d)
+	headers vanilla linux/list.h >"$tmp/vanilla"
+	headers off linux/list.h >"$tmp/off"
+	headers on linux/list.h >"$tmp/on"
+	headers vanilla linux/list.h linux/prefetch.h >"$tmp/prefetch"
+	if [ ! -s "$tmp/vanilla" ] || [ ! -s "$tmp/off" ] || [ ! -s "$tmp/on" ]; then
+		die "the compiler listed no headers" "run the command in $tmp by hand"
+	fi
+	{
+		result_stamp "scripts/include-graph.sh $TARGET"
+		echo "Headers a file including only <linux/list.h> reaches ($TARGET qemu config, gcc -H):"
+		printf '  %-42s %4d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" \
+			"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" \
+			"series, LIST_PREFETCH=y (on)" "$(wc -l <"$tmp/on")" \
+			"vanilla + <linux/prefetch.h> (2.6.36's list.h)" "$(wc -l <"$tmp/prefetch")"
+		echo "  added by the series (off): $(comm -13 "$tmp/vanilla" "$tmp/off" | tr '\n' ' ')"
+		if cmp -s "$tmp/off" "$tmp/on"; then
+			echo "  off and on: the same headers"
+		else
+			echo "  off and on DIFFER: only off: $(comm -23 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
+			echo "                     only on:  $(comm -13 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
+			status=1
+		fi
+	} | write_atomic "$RESULTS_DIR/include-graph-$TARGET.txt"
+	rm -rf "$tmp"
+	cat "$RESULTS_DIR/include-graph-$TARGET.txt"
+	grep -q 'off and on: the same headers' "$RESULTS_DIR/include-graph-$TARGET.txt" || status=1
+	return "$status"
+}
+
+main "$@"; exit
