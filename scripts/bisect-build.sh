@@ -50,7 +50,7 @@ main() {
 		result_stamp "scripts/bisect-build.sh $*"
 		echo "Bisect build: $target qemu config, Linux $(tree_version "$TREE_DIR"), $(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "host: $(host_description); project $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')"
-		printf '%-7s %4s  %-4s %8s  %-30s %s\n' result step var time ccache subject
+		printf '%-7s %4s  %-4s %-3s %8s  %-30s %s\n' result step var lp time ccache subject
 	} >"$report.tmp.$$"
 
 	stage_start "bisect-build $target (${variants[*]})"
@@ -74,8 +74,10 @@ main() {
 				status=1
 			fi
 			ccache_summary 2>/dev/null
-			printf '%-7s %4s  %-4s %7ss  %-30s %s\n' "$result" "$step" "$variant" \
-				"$((SECONDS - t0))" "${STAGE_NOTE#ccache: }" "$subject" | tee -a "$report.tmp.$$" >&2
+			# The step's LIST_PREFETCH: =y can be had only once x86 offers it.
+			printf '%-7s %4s  %-4s %-3s %7ss  %-30s %s\n' "$result" "$step" "$variant" \
+				"$(config_value LIST_PREFETCH "$out/.config")" "$((SECONDS - t0))" \
+				"${STAGE_NOTE#ccache: }" "$subject" | tee -a "$report.tmp.$$" >&2
 		done
 	done
 	mv -f "$report.tmp.$$" "$report"

@@ -36,6 +36,8 @@ ALT_RELOC_RE = re.compile(r"^([0-9a-f]+) (R_\S+)\s+(\S+?)(?:\+0x([0-9a-f]+))?$")
 def normalize(text):
     text = re.sub(r"\b[0-9a-f]+ <", "<", text)                       # branch targets
     text = re.sub(r"(\.[\w.]+)([+-]0x[0-9a-f]+)", r"\1+OFF", text)   # section offsets
+    # __UNIQUE_ID_ symbols end in __COUNTER__, which any header above moves
+    text = re.sub(r"(__UNIQUE_ID_\w*?)\d+\b", r"\1N", text)
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -51,7 +51,7 @@ main() {
 	{
 		result_stamp "scripts/include-graph.sh $TARGET"
 		echo "Headers a file including only <linux/list.h> reaches ($TARGET qemu config, gcc -H):"
-		printf '  %-42s %4d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" \
+		printf '  %-48s %4d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" \
 			"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" \
 			"series, LIST_PREFETCH=y (on)" "$(wc -l <"$tmp/on")" \
 			"vanilla + <linux/prefetch.h> (2.6.36's list.h)" "$(wc -l <"$tmp/prefetch")"

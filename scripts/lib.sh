@@ -160,6 +160,12 @@ load_target() {
 	BUSYBOX=$(busybox_path "$BUSYBOX_ARCH")
 }
 
+# config_value NAME CONFIG: the value of CONFIG_NAME in a .config, n if unset.
+config_value() {
+	local name=$1 config=$2
+	sed -n "s/^CONFIG_$name=//p" "$config" | grep . || echo n
+}
+
 # required_suites: the KUnit suites a boot of the loaded target and
 # config set must run: the set's REQUIRED_SUITES but those the target
 # cannot build (its UNAVAILABLE_SUITES).

@@ -24,11 +24,6 @@ usage() {
 	exit 2
 }
 
-config_value() {
-	local name=$1 config=$2
-	sed -n "s/^CONFIG_$name=//p" "$config" | grep . || echo n
-}
-
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac

@@ -111,13 +111,26 @@ section_targets() {
 
 # section_debug: the debug kernels' boots, their splats and their load.
 section_debug() {
-	local target variant result why
 	echo "Debug kernels (debug config: KASAN, UBSAN, lockdep, PROVE_RCU, DEBUG_LIST,"
 	echo "DEBUG_OBJECTS; 2 CPUs under TCG): KUnit, then guest/stress.c and module"
 	echo "load/unload. Any splat fails the boot. Operation counts are TCG: functional only."
-	for target in $(set_targets debug); do
+	checked_boots debug
+}
+
+# section_kcsan: the KCSAN kernels' boots: data-race reports, rcutorture.
+section_kcsan() {
+	echo "KCSAN kernels (kcsan config: KCSAN, PROVE_RCU; 2 CPUs under TCG): KUnit with"
+	echo "the concurrent RCU case, guest/stress.c, rcutorture. A KCSAN report fails the boot."
+	checked_boots kcsan
+}
+
+# checked_boots SET: per target and variant of SET, its boot's verdict,
+# KUnit tally, splats and what its workloads reported.
+checked_boots() {
+	local set=$1 target variant result why
+	for target in $(set_targets "$set"); do
 		for variant in $(boot_variants "$target"); do
-			result=$RESULTS_DIR/boot-$target-debug-$variant.json
+			result=$RESULTS_DIR/boot-$target-$set-$variant.json
 			if [ ! -f "$result" ]; then
 				printf '  %-10s %-8s (no result: the pipeline did not get to it)\n' "$target" "$variant"
 				continue
@@ -126,20 +139,22 @@ section_debug() {
 				printf '  %-10s %-8s %s\n' "$target" "$variant" "$why"
 				continue
 			fi
-			python3 - "$result" "$(build_dir "$target" debug "$variant")/console.log" <<'PY'
+			python3 - "$result" "$(build_dir "$target" "$set" "$variant")/console.log" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))
 suites = " ".join(f"{n} {s['passed']}/{s['failed']}" for n, s in sorted(r["suites"].items()))
 print(f"  {r['target']:<10} {r['variant']:<4} LIST_PREFETCH={r['list_prefetch']} {r['status']:<5} "
       f"splats {len(r['splats'])}  KUnit passed/failed: {suites}")
 for line in r.get("guest_output", []):
-    if line.startswith("stress: "):
+    if line.startswith(("stress: ", "rcutorture: ")):
         print(f"      {line}")
 try:
     log = open(sys.argv[2], errors="replace").read()
     m = re.search(r"# list_prefetch_test_hlist_rcu_concurrent_writer: (.*)", log)
     if m:
         print(f"      concurrent RCU hlist case: {m.group(1).strip()}")
+    if "kcsan: " in log:
+        print(f"      KCSAN data-race reports: {len(re.findall('BUG: KCSAN:', log))}")
 except OSError:
     pass
 for p in r["problems"]:
@@ -216,6 +231,8 @@ print_report() {
 	echo
 	section_debug
 	echo
+	section_kcsan
+	echo
 	section_sizes
 	section_audit
 	echo
@@ -241,6 +258,7 @@ main() {
 		LIST_PREFETCH_RUN_ID=$(cat "$RESULTS_DIR/report-run-id.txt" 2>/dev/null || echo none)
 		stamped section_targets | write_atomic "$RESULTS_DIR/targets.txt"
 		stamped section_debug | write_atomic "$RESULTS_DIR/debug.txt"
+		stamped section_kcsan | write_atomic "$RESULTS_DIR/kcsan.txt"
 		print_report
 		return 0
 	fi
@@ -255,6 +273,7 @@ main() {
 	stamped section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"
 	stamped section_targets | write_atomic "$RESULTS_DIR/targets.txt"
 	stamped section_debug | write_atomic "$RESULTS_DIR/debug.txt"
+	stamped section_kcsan | write_atomic "$RESULTS_DIR/kcsan.txt"
 	stamped print_report | write_atomic "$RESULTS_DIR/report.txt"
 	echo
 	cat "$RESULTS_DIR/report.txt"

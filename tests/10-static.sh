@@ -17,6 +17,7 @@ check:cache 120 test_shellcheck
 check 30 test_data_files_load
 check 30 test_misspelt_data_file_key_is_named
 check 30 test_data_file_keys_documented
+check 60 test_quoted_results_are_current
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
 check:cache 120 test_checkpatch_strict
@@ -234,6 +235,13 @@ test_data_file_keys_documented() {
 		fi
 	done
 	return "$status"
+}
+
+# README.md and docs/ quote each result file as it is, and a stale one
+# (older than the last change to the series or to its producer) only as
+# a notice saying so: no figure from code that no longer exists.
+test_quoted_results_are_current() {
+	python3 "$PROJECT_DIR/scripts/update-readme.py" --check
 }
 
 # Every patch file is in the series, and every series entry exists.
