@@ -363,10 +363,16 @@ host_description() {
 # the project's commit (+changes if the checkout differs), the date, the
 # host and the command that produced it.
 result_stamp() {
+	echo "# project $(project_commit), $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(host_description)${1:+; command: $1}"
+}
+
+# project_commit: the checkout's commit, +changes if it differs from it
+# (what a JSON result records as its "project").
+project_commit() {
 	local commit
 	commit=$(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')
 	git -C "$PROJECT_DIR" diff --quiet HEAD 2>/dev/null || commit+=+changes
-	echo "# project $commit, $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(host_description)${1:+; command: $1}"
+	echo "$commit"
 }
 
 # set_targets CONFIG_SET: the targets a config set boots: its BOOT_TARGETS,

@@ -58,6 +58,7 @@ main() {
 		--kunit-json "$bdir/kunit.json" --required $(required_suites) \
 		--splats "$bdir/splats.txt" --guest-output "$bdir/guest-output.txt" "${problems[@]}" \
 		--field "target=$TARGET" --field "config=$CONFIG_SET" --field "variant=$VARIANT" \
+		--field "project=$(project_commit)" \
 		--field "kernel=$(tree_version "$src")" \
 		--field "list_prefetch=$(config_value LIST_PREFETCH "$out/.config")" \
 		--field "cpu_prefetch_features=$(sed -n 's/.*list-prefetch: cpu prefetch features: //p' "$consolelog" | tr -d '\r' | head -n 1)" \

@@ -85,12 +85,13 @@ prefetch_table() {
 }
 
 write_json() {
-	python3 - "$RESULTS_DIR" "$CONFIG_SET" "$TARGET" "$@" <<'PY'
+	PROJECT_COMMIT=$(project_commit) python3 - "$RESULTS_DIR" "$CONFIG_SET" "$TARGET" "$@" <<'PY'
 import json, os, re, subprocess, sys
 results, config, target = sys.argv[1:4]
 vmlinux = dict(zip(("vanilla", "off", "on"), sys.argv[4:7]))
 out = {"config": config, "target": target, "variants": {},
-       "run_id": os.environ.get("LIST_PREFETCH_RUN_ID", "standalone")}
+       "run_id": os.environ.get("LIST_PREFETCH_RUN_ID", "standalone"),
+       "project": os.environ.get("PROJECT_COMMIT", "?")}
 for variant, path in vmlinux.items():
     text, data, bss, dec, _hx, _name = subprocess.run(
         ["size", path], capture_output=True, text=True, check=True).stdout.splitlines()[-1].split()

@@ -64,6 +64,7 @@ PRODUCERS = {
     "check-all.txt": (CHECKS, "scripts/record-run.sh check-all make check-all"),
     "check-all-after-check.txt": (CHECKS, "scripts/record-run.sh check-all-after-check make check-all"),
     "tiers.txt": (CHECKS, "the scripts/record-run.sh runs of make check and make check-all"),
+    "summary.txt": (["scripts/summary.py"], "make readme (after make check-all)"),
 }
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
@@ -161,6 +162,19 @@ def pages():
         os.path.join(docs, n) for n in os.listdir(docs) if n.endswith(".md"))
 
 
+def write_summary(results, examples):
+    """summary.txt: the current boots and sizes (summary.py checks each)."""
+    head = git("rev-parse", "--short", "HEAD").stdout.strip() or "?"
+    dirty = "" if git("diff", "--quiet", "HEAD").returncode == 0 else "+changes"
+    date = subprocess.run(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"], capture_output=True,
+                          text=True, check=False).stdout.strip()
+    body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "summary.py"), results],
+                          capture_output=True, text=True, check=False).stdout
+    with open(os.path.join(results, "summary.txt"), "w") as f:
+        f.write(f"# project {head}{dirty}, {date}; command: make readme\n{body}")
+    shutil.copy(os.path.join(results, "summary.txt"), examples)
+
+
 def main():
     check_only = sys.argv[1:] == ["--check"]
     only = set() if check_only else set(sys.argv[1:])
@@ -169,11 +183,12 @@ def main():
     if not check_only:
         os.makedirs(examples, exist_ok=True)
         for name in PRODUCERS:
-            if name == "tiers.txt" or (only and name not in only):
+            if name in ("tiers.txt", "summary.txt") or (only and name not in only):
                 continue
             if os.path.exists(os.path.join(results, name)):
                 shutil.copy(os.path.join(results, name), examples)
         write_tiers(results, examples)
+        write_summary(results, examples)
     problems, mismatched = [], []
     for page in pages():
         old = open(page).read()
