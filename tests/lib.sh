@@ -139,3 +139,38 @@ checkpatch_outside_git() {
 	rmdir "$dir"
 	return "$status"
 }
+
+# plan_checked_boots SET BOOT_TEST MARKERS_TEST: for each target and
+# variant SET boots, a test that boots it and one that reads its log.
+plan_checked_boots() {
+	local set=$1 boot_test=$2 markers_test=$3 target variant
+	for target in $(set_targets "$set"); do
+		for variant in $(boot_variants "$target"); do
+			echo "all 5400 $boot_test $target $variant"
+			echo "all 60 $markers_test $target $variant"
+		done
+	done
+}
+
+# expect_markers SET TARGET VARIANT SUMMARY_PATTERN MARKER...: this run's
+# boot of SET passed and its console log holds every MARKER (grep
+# patterns): a boot without splats means something only if the checker
+# was there and the load really ran. Prints the lines SUMMARY_PATTERN
+# matches and the splat count.
+expect_markers() {
+	local set=$1 target=$2 variant=$3 summary=$4 log marker status=0
+	shift 4
+	log=$(result_field "$target" "$variant" 'r["console_log"]' "$set")
+	[ "$(result_field "$target" "$variant" 'r["status"]' "$set")" = pass ] || status=1
+	for marker in "$@"; do
+		if grep -aq -- "$marker" "$log"; then
+			echo "$target $variant: $marker"
+		else
+			echo "$target $variant: MISSING: $marker"
+			status=1
+		fi
+	done
+	grep -a -- "$summary" "$log" | tail -n 8 | sed "s/^/  $variant: /"
+	echo "$target $variant: $(result_field "$target" "$variant" 'len(r["splats"])' "$set") splats"
+	return "$status"
+}
