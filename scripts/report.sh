@@ -6,7 +6,9 @@
 # A stage that fails is reported and the rest of the report still
 # printed from the results that exist; the exit status says it failed.
 # With --summary-only, only the summary of the results that exist (and
-# results/targets.txt and debug.txt, the targets and debug tables, from them).
+# results/targets.txt, debug.txt and kcsan.txt, their tables, from them);
+# with --section NAME RUN_ID, one of those tables for the boots of one
+# run (make check-all's, whose run id its log names).
 # shellcheck disable=SC2317 # functions called by name (tests, steps)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -253,6 +255,14 @@ stamped() {
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	local status=0
+	# --section NAME RUN_ID: one section (targets, debug, kcsan) of the
+	# boots of one run (make check-all's, say), as results/NAME.txt.
+	if [ "${1:-}" = --section ] && [ $# -eq 3 ]; then
+		STAGE_TIMES_FILE=/dev/null LIST_PREFETCH_RUN_ID=$3
+		stamped "section_$2" | write_atomic "$RESULTS_DIR/$2.txt"
+		cat "$RESULTS_DIR/$2.txt"
+		return 0
+	fi
 	if [ "${1:-}" = --summary-only ]; then
 		STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 		LIST_PREFETCH_RUN_ID=$(cat "$RESULTS_DIR/report-run-id.txt" 2>/dev/null || echo none)
