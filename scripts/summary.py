@@ -23,8 +23,7 @@ ORDER = {"qemu": 0, "debug": 1, "kcsan": 2, "bench": 3}
 def current(project, paths):
     if not project or project.endswith("+changes") or project == "?":
         return False
-    last = upd.git("log", "-1", "--format=%h", "--", *paths).stdout.strip()
-    return upd.git("merge-base", "--is-ancestor", last, project).returncode == 0
+    return upd.outdated(project, paths) is None
 
 
 def main():

@@ -97,13 +97,31 @@ def staleness(name, examples):
     commit, dirty, date = s
     if dirty:
         return f"it was made from uncommitted changes at {commit}; remake it: {command}"
-    last = git("log", "-1", "--format=%h", "--", *paths).stdout.strip()
-    if not last:
-        return None
-    if git("merge-base", "--is-ancestor", last, commit).returncode != 0:
-        return (f"made at {commit} ({date}), before {last} changed {' '.join(paths)}; "
-                f"remake it: {command}")
+    why = outdated(commit, paths)
+    return f"made at {commit} ({date}), {why}; remake it: {command}" if why else None
+
+
+def outdated(commit, paths):
+    """None if COMMIT holds the last change to PATHS (of patches/: to the
+    series' code, not its messages), else what changed since."""
+    code_paths = [p for p in paths if p != "patches"]
+    last = git("log", "-1", "--format=%h", "--", *code_paths).stdout.strip() if code_paths else ""
+    if last and git("merge-base", "--is-ancestor", last, commit).returncode != 0:
+        return f"before {last} changed {' '.join(code_paths)}"
+    if "patches" in paths and series_code(commit) != series_code("HEAD"):
+        return "before the series' code changed"
     return None
+
+
+def series_code(rev):
+    """The series at REV as code: each patch's diff, without its message."""
+    names = git("ls-tree", "--name-only", rev, "patches/").stdout.split()
+    code = []
+    for name in sorted(n for n in names if n.endswith(".patch") and "/0000-" not in n):
+        text = git("show", f"{rev}:{name}").stdout
+        start = text.find("\ndiff --git ")
+        code.append(text[start:] if start >= 0 else "")
+    return "\n".join(code)
 
 
 def tiers_staleness(examples):
