@@ -366,12 +366,13 @@ result_stamp() {
 	echo "# project $(project_commit), $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(host_description)${1:+; command: $1}"
 }
 
-# project_commit: the checkout's commit, +changes if it differs from it
-# (what a JSON result records as its "project").
+# project_commit: the checkout's commit, +changes if its code differs
+# from it (results/ does not count: results are what is being made).
+# What a JSON result records as its "project".
 project_commit() {
 	local commit
 	commit=$(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')
-	git -C "$PROJECT_DIR" diff --quiet HEAD 2>/dev/null || commit+=+changes
+	git -C "$PROJECT_DIR" diff --quiet HEAD -- . ':!results' 2>/dev/null || commit+=+changes
 	echo "$commit"
 }
 

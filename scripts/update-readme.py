@@ -183,7 +183,8 @@ def pages():
 def write_summary(results, examples):
     """summary.txt: the current boots and sizes (summary.py checks each)."""
     head = git("rev-parse", "--short", "HEAD").stdout.strip() or "?"
-    dirty = "" if git("diff", "--quiet", "HEAD").returncode == 0 else "+changes"
+    dirty = "" if git("diff", "--quiet", "HEAD", "--", ".", ":!results").returncode == 0 \
+        else "+changes"
     date = subprocess.run(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"], capture_output=True,
                           text=True, check=False).stdout.strip()
     body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "summary.py"), results],
