@@ -130,10 +130,10 @@ def tiers_staleness(examples):
     rows = re.findall(r"^  make \S+\s.* ([0-9a-f]{7,}), (\S+), ", open(path).read(), re.M)
     if not rows:
         return "it sums up no recorded run; record one: scripts/record-run.sh check-warm make check"
-    last = git("log", "-1", "--format=%h", "--", *CHECKS).stdout.strip()
     for commit, date in rows:
-        if git("merge-base", "--is-ancestor", last, commit).returncode != 0:
-            return (f"a run of {commit} ({date}) predates {last}; "
+        why = outdated(commit, CHECKS)
+        if why:
+            return (f"a run of {commit} ({date}) was made {why}; "
                     "record again: scripts/record-run.sh check-warm make check")
     return None
 
