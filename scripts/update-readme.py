@@ -152,7 +152,11 @@ def write_tiers(results, examples):
 
 
 def notice(name, why):
-    return f"(not quoted: results/examples/{name} is stale: {why})"
+    """What a block says instead of a stale result: the same until the
+    result is remade, whatever commit comes next (make readme prints why)."""
+    command = PRODUCERS.get(name, (None, "its producer"))[1]
+    return (f"(not quoted: results/examples/{name} is not current: older than the code "
+            f"that makes it, or without a stamp; 'make readme' says which; remake it: {command})")
 
 
 def quote_blocks(text, examples, problems, check_only):
