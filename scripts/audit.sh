@@ -178,7 +178,7 @@ main() {
 	describe_walks "$SERIES_DIR" >"$work/series-walks"
 	mkdir -p "$RESULTS_DIR"
 	{
-		result_stamp "scripts/audit.sh"
+		result_stamp
 		report "$work/vanilla-sites" "$work/series-sites" "$work/vanilla-walks" "$work/series-walks"
 	} | write_atomic "$RESULTS_DIR/audit.txt"
 	write_json "$work/vanilla-sites" "$work/series-sites" "$work/vanilla-walks" "$work/series-walks" \

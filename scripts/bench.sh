@@ -68,14 +68,14 @@ cpu_slug() {
 	echo "${name:-cpu}-f$(cpu_field 'cpu family')m$(cpu_field model)s$(cpu_field stepping)"
 }
 
-# cpu_stamp COMMAND: what the results of one CPU were measured on, and how.
+# cpu_stamp: what the results of one CPU were measured on, and how.
 cpu_stamp() {
 	echo "cpu: $(cpu_field 'model name')"
 	echo "family/model/stepping: $(cpu_field 'cpu family')/$(cpu_field model)/$(cpu_field stepping)"
 	echo "vendor: $(cpu_field vendor_id); microcode: $(cpu_field microcode)"
 	lscpu -C 2>/dev/null | sed 's/^/cache: /' || true
 	echo "kernel: $(uname -r)"
-	result_stamp "$*"
+	result_stamp
 }
 
 keep_cpu_results() {
@@ -84,9 +84,9 @@ keep_cpu_results() {
 	mkdir -p "$dir"
 	cp "$RESULTS_DIR/bench.txt" "$RESULTS_DIR/bench.csv" "$dir/"
 	[ ! -f "$RESULTS_DIR/bench.png" ] || cp "$RESULTS_DIR/bench.png" "$dir/"
-	cpu_stamp "$@" | write_atomic "$dir/cpu.txt"
+	cpu_stamp | write_atomic "$dir/cpu.txt"
 	{
-		result_stamp "$*"
+		result_stamp
 		python3 "$PROJECT_DIR/scripts/bench_cpus.py" "$RESULTS_DIR/cpus"
 	} | write_atomic "$RESULTS_DIR/bench-cpus.txt"
 	log "bench: kept under results/${dir#"$RESULTS_DIR"/}; every CPU side by side: results/bench-cpus.txt"
@@ -94,7 +94,7 @@ keep_cpu_results() {
 
 main() {
 	hold_cache_lock "$(basename "$0") $*"
-	local mode=full name=bench command="scripts/bench.sh $*"
+	local mode=full name=bench
 	local -a listbench_args=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -120,13 +120,13 @@ main() {
 	local csv_tmp txt_tmp
 	csv_tmp=$(mktemp "$RESULTS_DIR/$name.csv.tmp.XXXXXX")
 	txt_tmp=$(mktemp "$RESULTS_DIR/$name.txt.tmp.XXXXXX")
-	result_stamp "$command" >"$txt_tmp"
+	result_stamp >"$txt_tmp"
 	run "$BENCH_BUILD/listbench" --csv "$csv_tmp" "${listbench_args[@]}" | tee -a "$txt_tmp"
 	mv -f "$csv_tmp" "$RESULTS_DIR/$name.csv"
 	mv -f "$txt_tmp" "$RESULTS_DIR/$name.txt"
 	plot "$RESULTS_DIR/$name.csv" "$RESULTS_DIR/$name.png"
 	log "bench: results/$name.txt, results/$name.csv, results/$name.png"
-	[ "$mode" = quick ] || keep_cpu_results "$command"
+	[ "$mode" = quick ] || keep_cpu_results
 	stage_end
 }
 

@@ -88,7 +88,7 @@ main() {
 	stage_start "codegen $TARGET: compare vanilla, off, on"
 	local json=$RESULTS_DIR/codegen-$TARGET.json
 	mkdir -p "$RESULTS_DIR"
-	result_stamp "scripts/codegen.sh $TARGET" >"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
+	result_stamp >"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
 	python3 "$PROJECT_DIR/scripts/codegen_check.py" --objdump "${CROSS_COMPILE}objdump" \
 		--vanilla "$(build_dir "$TARGET" qemu vanilla)" --off "$(build_dir "$TARGET" qemu off)" \
 		--on "$(build_dir "$TARGET" qemu on)" --modified "$(modified_objects | tr '\n' ' ')" \

@@ -81,7 +81,7 @@ main() {
 		done
 	done
 	mkdir -p "$RESULTS_DIR"
-	result_stamp "scripts/guest-bench.sh $*" >"$RESULTS_DIR/$name.txt.tmp.$$"
+	result_stamp >"$RESULTS_DIR/$name.txt.tmp.$$"
 	python3 "$PROJECT_DIR/scripts/guest_bench.py" --logs "$logs" --accel "$accel" \
 		--scale "$scale" --target "$target" --set "$SET" --json "$RESULTS_DIR/$name.json.tmp.$$" \
 		>>"$RESULTS_DIR/$name.txt.tmp.$$"

@@ -49,7 +49,7 @@ main() {
 		die "the compiler listed no headers" "run the command in $tmp by hand"
 	fi
 	{
-		result_stamp "scripts/include-graph.sh $TARGET"
+		result_stamp
 		echo "Headers a file including only <linux/list.h> reaches ($TARGET qemu config, gcc -H):"
 		printf '  %-48s %4d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" \
 			"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" \

@@ -13,6 +13,10 @@ TREE_DIR=$LIST_PREFETCH_CACHE/tree/pristine
 BUILD_ROOT=$LIST_PREFETCH_CACHE/build
 RESULTS_DIR=${RESULTS_DIR:-$PROJECT_DIR/results}
 KERNEL_SERIES=6.12
+# The command line that ran the script sourcing us, as a result's stamp
+# names it: taken here, before any script's main shifts its arguments.
+INVOCATION=$(realpath -s "$0" 2>/dev/null || echo "$0")
+INVOCATION=${INVOCATION#"$PROJECT_DIR"/}${*:+ $*}
 export CCACHE_DIR=${CCACHE_DIR:-$LIST_PREFETCH_CACHE/ccache}
 # Builds of the same source in different O= directories (bisect steps, a
 # re-made build directory, the scratch caches of the tests) share ccache
@@ -361,9 +365,11 @@ host_description() {
 
 # result_stamp [COMMAND]: the provenance line a result file starts with:
 # the project's commit (+changes if the checkout differs), the date, the
-# host and the command that produced it.
+# host and the command that produced it (default: the script's own
+# invocation, INVOCATION).
+# shellcheck disable=SC2120 # callers rely on the default
 result_stamp() {
-	echo "# project $(project_commit), $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(host_description)${1:+; command: $1}"
+	echo "# project $(project_commit), $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(host_description); command: ${1:-$INVOCATION}"
 }
 
 # project_commit: the checkout's commit, +changes if its code differs

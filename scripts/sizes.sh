@@ -144,7 +144,7 @@ main() {
 	stage_start "sizes $TARGET-$CONFIG_SET"
 	mkdir -p "$RESULTS_DIR"
 	{
-		result_stamp "scripts/sizes.sh $*"
+		result_stamp
 		print_sizes
 	} | write_atomic "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
 	write_json "$(vmlinux_of vanilla)" "$(vmlinux_of off)" "$(vmlinux_of on)"
