@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Results in brief, for the README: the kernels booted, their KUnit
-tallies and splats, and the sizes and prefetch counts of the qemu
-config, from results/boot-*.json and results/sizes-qemu.json.
+tallies and splats (results/boot-*.json), the sizes and prefetch counts
+of the qemu and defconfig builds (results/sizes-*.json), and the host
+benchmark's headline (results/bench.csv, stamped by bench.txt).
 
 A row is printed only if its result is current: made at a commit (its
 "project" field) that holds the last change to the series and to the
 code that boots or sizes (update-readme.py's rule); the others are
 named as not current, with the command that remakes them.
 """
+import csv
 import glob
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 upd = __import__("update-readme")
 
+VARIANTS = ("vanilla", "off", "on")
 ORDER = {"qemu": 0, "debug": 1, "kcsan": 2, "bench": 3}
 
 
@@ -24,6 +28,51 @@ def current(project, paths):
     if not project or project.endswith("+changes") or project == "?":
         return False
     return upd.outdated(project, paths) is None
+
+
+def print_sizes(results, config):
+    """The sizes of one config's builds, if current; False if not."""
+    path = os.path.join(results, f"sizes-{config}.json")
+    if not os.path.exists(path):
+        return False
+    s = json.load(open(path))
+    if not current(s.get("project"), upd.PRODUCERS[f"sizes-{config}.txt"][0]):
+        return False
+    v = s["variants"]
+    print(f"Sizes, {s['target']} {config} config:" + " " * (13 - len(config))
+          + "vanilla        off         on")
+    print("  text (size vmlinux)    " + "".join(f"{v[x]['size']['text']:>11}" for x in VARIANTS))
+    print("  prefetch instructions  " + "".join(f"{v[x]['prefetches']['total']:>11}" for x in VARIANTS))
+    for pair, key in (("vanilla -> off", "bloat_vanilla_off"), ("off -> on", "bloat_off_on")):
+        b = s[key]
+        print(f"  bloat-o-meter {pair:<15} {b['after'] - b['before']:+d} bytes of function code")
+    return True
+
+
+def print_bench(results):
+    """The benchmark's headline cells, if current; False if not: per walk
+    and regime, each prefetch's time over no prefetch's, with its verdict."""
+    txt, table = os.path.join(results, "bench.txt"), os.path.join(results, "bench.csv")
+    if not (os.path.exists(txt) and os.path.exists(table)):
+        return False
+    st = upd.stamp(txt)
+    if not st or st[1] or upd.outdated(st[0], upd.PRODUCERS["bench.txt"][0]):
+        return False
+    host = re.search(r"host: ([^;,]+)", open(txt).readline())
+    rows = [r for r in csv.DictReader(open(table)) if r["headline"] == "1" and r["variant"] != "none"]
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    print(f"Host benchmark (make bench, {host.group(1) if host else '?'}): time over no prefetch's, verdict")
+    print(f"  {'walk':<12}{'regime':<8}" + "".join(f"{v:<19}" for v in variants).rstrip())
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["walk"], r["regime"]), {})[r["variant"]] = r
+    for (walk, regime), by_variant in cells.items():
+        line = f"  {walk:<12}{regime:<8}"
+        for v in variants:
+            r = by_variant.get(v)
+            line += f"{float(r['ratio']):.3f} {r['verdict']:<13}" if r else " " * 19
+        print(line.rstrip())
+    return True
 
 
 def main():
@@ -36,7 +85,7 @@ def main():
         if r.get("config") not in ORDER:
             continue
         if not current(r.get("project"), upd.BOOTS):
-            stale.append(os.path.basename(path))
+            stale.append(f"{os.path.basename(path)} (make report)")
             continue
         boots.append(r)
     for r in sorted(boots, key=lambda r: (ORDER[r["config"]], r["target"], r["variant"])):
@@ -45,21 +94,13 @@ def main():
               f"{r['status']:<5} splats {len(r['splats'])}  {suites}")
     if not boots:
         print("  (none current)")
-    sizes = os.path.join(results, "sizes-qemu.json")
-    if os.path.exists(sizes):
-        s = json.load(open(sizes))
-        if current(s.get("project"), upd.PRODUCERS["sizes-qemu.txt"][0]):
-            v = s["variants"]
-            print(f"Sizes, {s['target']} qemu config:   vanilla        off         on")
-            print("  text (size vmlinux)    " + "".join(f"{v[x]['size']['text']:>11}" for x in ("vanilla", "off", "on")))
-            print("  prefetch instructions  " + "".join(f"{v[x]['prefetches']['total']:>11}" for x in ("vanilla", "off", "on")))
-            for pair, key in (("vanilla -> off", "bloat_vanilla_off"), ("off -> on", "bloat_off_on")):
-                b = s[key]
-                print(f"  bloat-o-meter {pair:<15} {b['after'] - b['before']:+d} bytes of function code")
-        else:
-            stale.append("sizes-qemu.json")
+    for config in ("qemu", "defconfig"):
+        if not print_sizes(results, config):
+            stale.append(f"sizes-{config}.json (make sizes CONFIG={config})")
+    if not print_bench(results):
+        stale.append("bench.csv (make bench)")
     for name in sorted(stale):
-        print(f"  not current: results/{name} (make check-all, make sizes CONFIG=qemu)")
+        print(f"  no current result: results/{name}")
     return 0
 
 

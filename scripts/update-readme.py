@@ -63,6 +63,7 @@ PRODUCERS = {
     "check-warm.txt": (CHECKS, "scripts/record-run.sh check-warm make check"),
     "check-all.txt": (CHECKS, "scripts/record-run.sh check-all make check-all"),
     "check-all-after-check.txt": (CHECKS, "scripts/record-run.sh check-all-after-check make check-all"),
+    "report-run.txt": (CHECKS, "scripts/record-run.sh report-run make report"),
     "tiers.txt": (CHECKS, "the scripts/record-run.sh runs of make check and make check-all"),
     "summary.txt": (["scripts/summary.py"], "make readme (after make check-all)"),
 }

@@ -18,6 +18,7 @@ check 30 test_data_files_load
 check 30 test_misspelt_data_file_key_is_named
 check 30 test_data_file_keys_documented
 check 60 test_quoted_results_are_current
+check 60 test_summary_shows_only_current_results
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
 check:cache 120 test_checkpatch_strict
@@ -242,6 +243,38 @@ test_data_file_keys_documented() {
 # a notice saying so: no figure from code that no longer exists.
 test_quoted_results_are_current() {
 	python3 "$PROJECT_DIR/scripts/update-readme.py" --check
+}
+
+# The README's results in brief: a boot or benchmark made at HEAD is
+# shown, one made before the code that makes it changed is named as not
+# current (the project's first commit predates every producer).
+test_summary_shows_only_current_results() {
+	local dir head first out
+	dir=$(mktemp -d)
+	head=$(git -C "$PROJECT_DIR" rev-parse --short HEAD)
+	first=$(git -C "$PROJECT_DIR" rev-list --max-parents=0 --abbrev-commit HEAD | tail -n 1)
+	fake_boot "$dir" off "$head"
+	fake_boot "$dir" on "$first"
+	echo "# project $head, 2026-01-01T00:00:00Z; host: Test CPU, 2 CPUs; command: scripts/bench.sh" >"$dir/bench.txt"
+	printf '%s\n' 'walk,layout,body,bytes,regime,headline,variant,ratio,verdict' \
+		'hash-lookup,hashed,compare,16384,L1,1,none,1.00000,baseline' \
+		'hash-lookup,hashed,compare,16384,L1,1,prefetch,1.23456,slower' >"$dir/bench.csv"
+	out=$(python3 "$PROJECT_DIR/scripts/summary.py" "$dir")
+	rm -rf "$dir"
+	echo "$out"
+	grep -q 'qemu   x86_64     off  LIST_PREFETCH=n pass' <<<"$out" || { echo "the current boot is not shown"; return 1; }
+	! grep -q 'x86_64     on' <<<"$out" || { echo "the stale boot is shown"; return 1; }
+	grep -q 'no current result: results/boot-x86_64-qemu-on.json' <<<"$out" || { echo "the stale boot is not named"; return 1; }
+	grep -q 'hash-lookup L1      1.235 slower' <<<"$out" || { echo "the benchmark headline is not shown"; return 1; }
+	grep -q 'no current result: results/sizes-qemu.json' <<<"$out" || { echo "missing sizes are not named"; return 1; }
+}
+
+# fake_boot DIR VARIANT PROJECT: a passing x86_64 qemu boot's result.
+fake_boot() {
+	cat >"$1/boot-x86_64-qemu-$2.json" <<EOF
+{"config": "qemu", "target": "x86_64", "variant": "$2", "list_prefetch": "$([ "$2" = on ] && echo y || echo n)",
+ "status": "pass", "splats": [], "suites": {"list_prefetch": {"passed": 15, "failed": 0}}, "project": "$3"}
+EOF
 }
 
 # Every patch file is in the series, and every series entry exists.
