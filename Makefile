@@ -6,6 +6,7 @@
 #   make check-all   every test: all targets, debug kernels, sizes, A/B, audit
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
 #   make bench-quick   the same in three working sets, under a minute
+#   make bench-full    every axis at every working set, about an hour
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
@@ -19,7 +20,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick guest-bench bisect sizes audit codegen readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench bisect sizes audit codegen readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -54,11 +55,15 @@ check-all: deps
 report: deps
 	scripts/report.sh
 
+# RUNS builds of the benchmark, code placed differently (default 3).
 bench: deps
-	scripts/bench.sh $(if $(QUICK),--quick)
+	scripts/bench.sh $(if $(QUICK),--quick) $(if $(RUNS_BENCH),--runs $(RUNS_BENCH))
 
 bench-quick: deps
 	scripts/bench.sh --quick
+
+bench-full: deps
+	scripts/bench.sh --full
 
 # RUNS boots per variant (default 5); under TCG, functional only.
 RUNS ?= 5

@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * listbench - does a next-node prefetch pay on this CPU?
+ * listbench - does a next-node prefetch pay on this CPU, and where?
  *
  * Two walks in the kernel's shape (walkers.c), each in five prefetch
- * variants: list walks (lists of up to 1024 nodes, in address order or
- * shuffled, with an empty or a touching loop body) and hash lookups (a
- * table at load factor 1, random keys, half of them absent, each lookup
- * walking one NULL-terminated chain to the match or to its end).
+ * variants, along the axes that decide whether a prefetch can pay:
  *
- * Working sets go from 4 KiB to at least 1 GiB and 4x the last-level
+ *  - list walks (lists of up to 1024 nodes, in address order or
+ *    shuffled) whose body does 0 to ~400 ns of serial work per node:
+ *    the next-node prefetch can only hide a miss the body is long enough
+ *    to cover, and only once the core's own window no longer reaches the
+ *    next node;
+ *  - hash lookups, each walking one NULL-terminated chain to the match
+ *    or to its end, either dependent (the next key waits for a value
+ *    read from the last node: a path walk) or independent (keys known in
+ *    advance: the core may overlap several lookups' misses), at load
+ *    factors 1, 2 and 4, with 0, 50 or 100 % of the keys present, the
+ *    match anywhere in its chain or at its head.
+ *
+ * Working sets go from L1 to at least 1 GiB and 4x the last-level
  * cache; a pointer-chase latency sweep classifies each size as L1, L2,
- * LLC, DRAM or TLB-bound by what a load costs there, not by the nominal
- * cache sizes.
+ * LLC, DRAM or TLB-bound by what a load costs there.
  *
  * Each repetition times one short sample (~200 us) of every variant, in
  * a fresh random order, each on fresh random lists or keys; the variant's
@@ -20,7 +28,10 @@
  * free 95 % interval; repetitions go on until every interval is within
  * +-1 % or the cell's share of the time budget is spent. Verdicts come
  * from sign tests (difference, and equivalence within +-2 %), with the
- * false-discovery rate over all cells held at 5 % (Benjamini-Hochberg).
+ * false-discovery rate over this run's cells held at 5 %
+ * (Benjamini-Hochberg). One run is one binary's code placement:
+ * scripts/bench.sh runs several builds and scripts/bench_runs.py decides
+ * over all of them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,6 +56,7 @@
 #define MIB (KIB * KIB)
 #define GIB (MIB * KIB)
 #define MAX_SETS 16
+#define MAX_CELLS 1024
 #define MIN_REPS 31
 #define MAX_REPS 65536
 #define TARGET_HALF_WIDTH 0.01	/* the precision target: +-1 % */
@@ -54,6 +66,9 @@
 
 enum walk_kind { WALK_LIST, WALK_HASH_LOOKUP, NR_WALKS };
 
+/* Which cells a run measures (see plan_cells()). */
+enum grid { GRID_QUICK, GRID_DEFAULT, GRID_FULL };
+
 struct cache_sizes {
 	size_t l1d;
 	size_t l2;
@@ -61,8 +76,9 @@ struct cache_sizes {
 };
 
 struct options {
-	bool quick;
+	enum grid grid;
 	const char *csv_path;
+	const char *run_label;	/* the CSV's run column */
 	double seconds;		/* measuring budget over all cells */
 	int cpu;		/* -1: the last CPU we may run on */
 };
@@ -75,18 +91,25 @@ struct variant_result {
 	const char *verdict;
 };
 
-/* One measured cell of the matrix: every variant, one configuration. */
+/* One measured cell: every variant, one point of the grid. */
 struct cell {
 	enum walk_kind walk;
-	enum node_layout layout;
-	enum loop_body body;
+	enum node_layout layout;	/* lists */
+	enum loop_body body;		/* lists */
+	unsigned int work_ns;		/* lists: the body's work per node, nominal */
+	unsigned int work_steps;	/* lists: body_work() steps for work_ns */
+	enum lookup_dependence dependence;	/* lookups */
+	unsigned int load;		/* lookups: nominal load factor */
+	double hits;			/* lookups: share of present keys drawn */
+	enum match_position position;	/* lookups */
 	size_t bytes;
 	enum regime regime;
+	double latency_ns;		/* a dependent load at this size, 4 KiB pages */
 	bool headline;
 	size_t reps;
 	double seconds;
-	double hit_ratio;		/* hash lookups */
-	double nodes_per_lookup;	/* hash lookups: chain nodes visited */
+	struct lookup_census census;	/* lookups: of one sample's keys */
+	size_t census_lookups;
 	struct variant_result v[NR_PF_VARIANTS];
 };
 
@@ -95,6 +118,14 @@ struct samples {
 	double *ns[NR_PF_VARIANTS];
 	double *log_ratio[NR_PF_VARIANTS];
 	double *scratch;
+};
+
+/* What a sample walks: the node set, and for lookups the cell's keys. */
+struct workload {
+	const struct node_set *set;
+	struct key_draw draw;
+	uint64_t *keys;		/* one sample's worth, redrawn per sample */
+	size_t nr_keys;
 };
 
 static const char *walk_name(enum walk_kind walk)
@@ -110,6 +141,16 @@ static const char *layout_label(const struct cell *cell)
 static const char *body_label(const struct cell *cell)
 {
 	return cell->walk == WALK_LIST ? loop_body_name(cell->body) : "compare";
+}
+
+static const char *lookups_label(const struct cell *cell)
+{
+	return cell->walk == WALK_LIST ? "-" : lookup_dependence_name(cell->dependence);
+}
+
+static const char *position_label(const struct cell *cell)
+{
+	return cell->walk == WALK_LIST ? "-" : match_position_name(cell->position);
 }
 
 static uint64_t now_ns(void)
@@ -228,22 +269,22 @@ static int pin_to_cpu(int cpu)
 }
 
 /*
- * One sample: @units list walks (lists picked at random) or lookups,
- * from @seed. Returns the walks' combined result, so that the caller
- * can check that every variant did the same work.
+ * One sample: @units list walks (lists picked at random) or lookups of
+ * the workload's keys. Returns the walks' combined result, so that the
+ * caller can check that every variant did the same work.
  */
-static struct lookup_result run_units(const struct node_set *set,
-				      const struct cell *cell,
-				      enum prefetch_variant variant,
-				      size_t units, uint64_t seed)
+static struct lookup_result run_units(const struct workload *w, const struct cell *cell,
+				      enum prefetch_variant variant, size_t units,
+				      uint64_t seed)
 {
+	const struct node_set *set = w->set;
 	list_walker_fn walker = list_walker(variant, cell->body);
 	struct lookup_result r = { 0, 0, 0 };
 	uint64_t state = seed | 1;
 	size_t i;
 
 	if (cell->walk == WALK_HASH_LOOKUP)
-		return lookup_walker(variant)(&set->table, seed, units);
+		return lookup_walker(variant, cell->dependence)(&set->table, w->keys, units);
 
 	for (i = 0; i < units; i++) {
 		size_t list;
@@ -251,24 +292,35 @@ static struct lookup_result run_units(const struct node_set *set,
 		state = next_key_state(state ^ (r.checksum & 1));
 		if (!state)
 			state = 1;
-		/* The next list depends on the last walk, as the lookups do. */
+		/* The next list depends on the last walk, as a dependent lookup does. */
 		list = (size_t)key_from_state(state, set->nr_lists);
-		r.checksum = r.checksum * 31 + walker(&set->heads[list]);
+		r.checksum = r.checksum * 31 + walker(&set->heads[list], cell->work_steps);
 		r.nodes_visited += list == set->nr_lists - 1 ?
 			set->nr_nodes - list * set->list_len : set->list_len;
 	}
 	return r;
 }
 
+/* Fresh keys for the next sample (untimed): lines of the last are cached. */
+static void draw_keys(struct workload *w, const struct cell *cell, size_t units,
+		      uint64_t seed)
+{
+	if (cell->walk == WALK_HASH_LOOKUP)
+		node_set_draw_keys(w->set, &w->draw, w->keys,
+				   units < w->nr_keys ? units : w->nr_keys, seed);
+}
+
 /* ns per node (lists) or per lookup of one timed sample. */
-static double time_sample(const struct node_set *set, const struct cell *cell,
+static double time_sample(struct workload *w, const struct cell *cell,
 			  enum prefetch_variant variant, size_t units, uint64_t seed)
 {
 	volatile uint64_t sink;
 	struct lookup_result r;
-	uint64_t t0 = now_ns();
+	uint64_t t0;
 
-	r = run_units(set, cell, variant, units, seed);
+	draw_keys(w, cell, units, seed);
+	t0 = now_ns();
+	r = run_units(w, cell, variant, units, seed);
 	sink = r.checksum;
 	(void)sink;
 	return (double)(now_ns() - t0) /
@@ -277,50 +329,54 @@ static double time_sample(const struct node_set *set, const struct cell *cell,
 }
 
 /*
- * Every variant, on the same seed, must do exactly what no prefetch
+ * Every variant, on the same seed, must do exactly what a plain walk
  * does: same lists, same nodes, same lookups found. A variant that did
- * not would be timing other work.
+ * not would be timing other work. Lookups are checked against the
+ * census, which also counts what the prefetches fetched.
  */
-static void check_variants_agree(const struct node_set *set, struct cell *cell,
-				 size_t units)
+static void check_variants_agree(struct workload *w, struct cell *cell, size_t units)
 {
-	struct lookup_result want = run_units(set, cell, PF_NONE, units, 0x5eed);
+	struct lookup_result want;
 	int v;
 
-	for (v = PF_READ; v < NR_PF_VARIANTS; v++) {
-		struct lookup_result got = run_units(set, cell, v, units, 0x5eed);
+	draw_keys(w, cell, units, 0x5eed);
+	if (cell->walk == WALK_HASH_LOOKUP) {
+		cell->census = lookup_census(&w->set->table, w->keys, units);
+		cell->census_lookups = units;
+		want = cell->census.result;
+	} else {
+		want = run_units(w, cell, PF_NONE, units, 0x5eed);
+	}
+	for (v = PF_NONE; v < NR_PF_VARIANTS; v++) {
+		struct lookup_result got = run_units(w, cell, v, units, 0x5eed);
 
 		if (got.checksum != want.checksum || got.hits != want.hits ||
 		    got.nodes_visited != want.nodes_visited) {
-			fprintf(stderr, "listbench: %s %s: variant %s did other work than none\n",
-				walk_name(cell->walk), body_label(cell),
+			fprintf(stderr, "listbench: %s %s %s: variant %s did other work than a plain walk\n",
+				walk_name(cell->walk), body_label(cell), lookups_label(cell),
 				prefetch_variant_name(v));
 			exit(1);
 		}
 	}
-	if (cell->walk == WALK_HASH_LOOKUP && units) {
-		cell->hit_ratio = (double)want.hits / (double)units;
-		cell->nodes_per_lookup = (double)want.nodes_visited / (double)units;
-	}
 }
 
 /* Units per sample so that one takes about @sample_ns. */
-static size_t calibrate(const struct node_set *set, const struct cell *cell,
-			uint64_t sample_ns)
+static size_t calibrate(struct workload *w, const struct cell *cell, uint64_t sample_ns)
 {
-	size_t units = 1;
+	size_t units = 1, cap = cell->walk == WALK_HASH_LOOKUP ? w->nr_keys : (size_t)1 << 30;
 	uint64_t t0, spent;
 
 	for (;;) {
+		draw_keys(w, cell, units, 0xca11b);
 		t0 = now_ns();
-		run_units(set, cell, PF_NONE, units, 0xca11b);
+		run_units(w, cell, PF_NONE, units, 0xca11b);
 		spent = now_ns() - t0;
-		if (spent >= sample_ns / 4 || units >= ((size_t)1 << 30))
+		if (spent >= sample_ns / 4 || units >= cap)
 			break;
-		units *= 2;
+		units = 2 * units < cap ? 2 * units : cap;
 	}
 	units = (size_t)((double)units * (double)sample_ns / (double)(spent ? spent : 1)) + 1;
-	return units;
+	return units < cap ? units : cap;
 }
 
 static void estimate_variants(struct cell *cell, struct samples *s)
@@ -376,12 +432,15 @@ static void random_order(int *order, uint64_t *state)
 	}
 }
 
-static int measure_cell(const struct node_set *set, struct cell *cell,
+static int measure_cell(struct workload *w, struct cell *cell,
 			uint64_t sample_ns, double budget_s)
 {
 	struct samples s;
 	uint64_t state = 0x9e3779b97f4a7c15ull ^ cell->bytes ^ ((uint64_t)cell->walk << 40) ^
-		((uint64_t)cell->body << 44) ^ ((uint64_t)cell->layout << 48);
+		((uint64_t)cell->body << 44) ^ ((uint64_t)cell->layout << 48) ^
+		((uint64_t)cell->work_ns << 20) ^ ((uint64_t)cell->dependence << 52) ^
+		((uint64_t)cell->load << 54) ^ ((uint64_t)(cell->hits * 4) << 58) ^
+		((uint64_t)cell->position << 62);
 	uint64_t start = now_ns(), deadline = start + (uint64_t)(budget_s * 1e9);
 	size_t units, next_check = MIN_REPS;
 	int v, order[NR_PF_VARIANTS];
@@ -396,8 +455,8 @@ static int measure_cell(const struct node_set *set, struct cell *cell,
 	if (!s.scratch)
 		return -1;
 
-	units = calibrate(set, cell, sample_ns);
-	check_variants_agree(set, cell, units);
+	units = calibrate(w, cell, sample_ns);
+	check_variants_agree(w, cell, units);
 	cell->reps = 0;
 	while (cell->reps < MAX_REPS) {
 		double t[NR_PF_VARIANTS];
@@ -405,7 +464,7 @@ static int measure_cell(const struct node_set *set, struct cell *cell,
 		random_order(order, &state);
 		for (v = 0; v < NR_PF_VARIANTS; v++) {
 			state = next_key_state(state);
-			t[order[v]] = time_sample(set, cell, order[v], units, state);
+			t[order[v]] = time_sample(w, cell, order[v], units, state);
 		}
 		for (v = 0; v < NR_PF_VARIANTS; v++) {
 			s.ns[v][cell->reps] = t[v];
@@ -452,9 +511,9 @@ static char verdict_symbol(const char *verdict)
 }
 
 /*
- * The verdicts, over every (cell, variant) at once: a difference and an
- * equivalence test each, with Benjamini-Hochberg holding the expected
- * share of false discoveries at FDR in each family.
+ * This run's verdicts, over every (cell, variant) at once: a difference
+ * and an equivalence test each, with Benjamini-Hochberg holding the
+ * expected share of false discoveries at FDR in each family.
  */
 struct verdict_counts {
 	size_t tests;
@@ -509,74 +568,45 @@ static struct verdict_counts decide(struct cell *cells, size_t nr_cells)
 	return c;
 }
 
-static void format_ratio(char *buf, size_t len, const struct variant_result *r,
-			 bool word)
+static double per_lookup(const struct cell *cell, size_t count)
 {
-	if (word)
-		snprintf(buf, len, "%.3f [%.3f,%.3f] %s", r->ratio.median, r->ratio.lo,
-			 r->ratio.hi, r->verdict);
-	else
-		snprintf(buf, len, "%.3f [%.3f,%.3f] %c", r->ratio.median, r->ratio.lo,
-			 r->ratio.hi, verdict_symbol(r->verdict));
+	return cell->census_lookups ? (double)count / (double)cell->census_lookups : 0.0;
 }
 
-static void print_headline(const struct cell *cells, size_t nr_cells)
+/*
+ * How many misses of a lookup run at once: one per chain node visited
+ * plus the bucket head, each costing a dependent load's latency at this
+ * size, over the time a lookup takes. About 1 (or less, where lines are
+ * cached): one miss after the other; well above 1: lookups overlap.
+ */
+static double overlap_factor(const struct cell *cell)
 {
-	char size[32], text[80];
-	size_t i, met = 0, total = 0;
-	int regime, v;
+	double misses = per_lookup(cell, cell->census.result.nodes_visited) + 1.0;
+	double ns = cell->v[PF_NONE].ns.median;
 
-	printf("HEADLINE: each prefetch form's time relative to no prefetch, 95%% CI, verdict;\n"
-	       "per measured regime, at its largest working set (list: shuffled, touching body)\n");
-	printf("%-6s %-8s %-12s", "regime", "set", "walk");
-	for (v = PF_READ; v < NR_PF_VARIANTS; v++)
-		printf(" %-31s", prefetch_variant_name(v));
-	printf("\n");
-	for (regime = 0; regime < NR_REGIMES; regime++) {
-		for (i = 0; i < nr_cells; i++) {
-			const struct cell *cell = &cells[i];
+	return cell->walk == WALK_HASH_LOOKUP && ns > 0 ? misses * cell->latency_ns / ns : 0.0;
+}
 
-			if (!cell->headline || (int)cell->regime != regime)
-				continue;
-			format_size(size, sizeof(size), cell->bytes);
-			printf("%-6s %-8s %-12s", regime_name(cell->regime), size,
-			       walk_name(cell->walk));
-			for (v = PF_READ; v < NR_PF_VARIANTS; v++) {
-				format_ratio(text, sizeof(text), &cell->v[v], true);
-				printf(" %-31s", text);
-				total++;
-				met += half_width(&cell->v[v].ratio) <= TARGET_HALF_WIDTH;
-			}
-			printf("\n");
-		}
-	}
-	printf("precision: %zu of %zu headline ratios have a 95%% CI within +-%.0f%% (the target)\n",
-	       met, total, TARGET_HALF_WIDTH * 100);
-	for (i = 0; i < nr_cells; i++) {
-		const struct cell *cell = &cells[i];
-
-		if (!cell->headline)
-			continue;
-		for (v = PF_READ; v < NR_PF_VARIANTS; v++) {
-			if (half_width(&cell->v[v].ratio) <= TARGET_HALF_WIDTH)
-				continue;
-			format_size(size, sizeof(size), cell->bytes);
-			printf("  not met: %s %s %s: +-%.1f%% after %zu repetitions in %.0f s "
-			       "(the cell's time budget)\n", walk_name(cell->walk), size,
-			       prefetch_variant_name(v), 100 * half_width(&cell->v[v].ratio),
-			       cell->reps, cell->seconds);
-		}
-	}
+/* The cell's axes in a few words, as the tables print them. */
+static void format_shape(char *buf, size_t len, const struct cell *cell)
+{
+	if (cell->walk == WALK_LIST)
+		snprintf(buf, len, "%s %s work %u", node_layout_name(cell->layout),
+			 loop_body_name(cell->body), cell->work_ns);
+	else
+		snprintf(buf, len, "%s load %u hits %.0f%% %s",
+			 lookup_dependence_name(cell->dependence), cell->load,
+			 100 * cell->hits, match_position_name(cell->position));
 }
 
 static void print_table(const struct cell *cells, size_t nr_cells)
 {
-	char size[32], text[80];
+	char size[32], shape[64], text[80];
 	size_t i;
 	int v;
 
-	printf("%-11s %-10s %-7s %8s %-4s %5s %-22s", "walk", "layout", "body", "set",
-	       "reg", "reps", "none ns [95% CI]");
+	printf("%-11s %-36s %8s %-4s %5s %-22s", "walk", "shape", "set", "reg", "reps",
+	       "none ns [95% CI]");
 	for (v = PF_READ; v < NR_PF_VARIANTS; v++)
 		printf(" %-23s", prefetch_variant_name(v));
 	printf("\n");
@@ -584,96 +614,83 @@ static void print_table(const struct cell *cells, size_t nr_cells)
 		const struct cell *cell = &cells[i];
 
 		format_size(size, sizeof(size), cell->bytes);
-		printf("%-11s %-10s %-7s %8s %-4s %5zu ", walk_name(cell->walk),
-		       layout_label(cell), body_label(cell), size,
+		format_shape(shape, sizeof(shape), cell);
+		printf("%-11s %-36s %8s %-4s %5zu ", walk_name(cell->walk), shape, size,
 		       regime_name(cell->regime), cell->reps);
 		snprintf(text, sizeof(text), "%.2f [%.2f,%.2f]", cell->v[PF_NONE].ns.median,
 			 cell->v[PF_NONE].ns.lo, cell->v[PF_NONE].ns.hi);
 		printf("%-22s", text);
 		for (v = PF_READ; v < NR_PF_VARIANTS; v++) {
-			format_ratio(text, sizeof(text), &cell->v[v], false);
+			const struct variant_result *r = &cell->v[v];
+
+			snprintf(text, sizeof(text), "%.3f [%.3f,%.3f] %c", r->ratio.median,
+				 r->ratio.lo, r->ratio.hi, verdict_symbol(r->verdict));
 			printf(" %-23s", text);
 		}
 		printf("\n");
 	}
 }
 
-static void write_csv(FILE *csv, const struct cell *cells, size_t nr_cells)
+/* What each lookup cell asked of the prefetches, and its regime. */
+static void print_lookup_shapes(const struct cell *cells, size_t nr_cells)
+{
+	char size[32], shape[64];
+	size_t i;
+
+	printf("%-36s %8s %-4s %8s %8s %8s %8s %8s\n", "hash lookups", "set", "reg",
+	       "hits", "nodes", "unused", "NULL", "overlap");
+	for (i = 0; i < nr_cells; i++) {
+		const struct cell *cell = &cells[i];
+
+		if (cell->walk != WALK_HASH_LOOKUP)
+			continue;
+		format_size(size, sizeof(size), cell->bytes);
+		format_shape(shape, sizeof(shape), cell);
+		printf("%-36s %8s %-4s %8.3f %8.3f %8.3f %8.3f %8.2f\n", shape, size,
+		       regime_name(cell->regime),
+		       per_lookup(cell, cell->census.result.hits),
+		       per_lookup(cell, cell->census.result.nodes_visited),
+		       per_lookup(cell, cell->census.unused_prefetches),
+		       per_lookup(cell, cell->census.null_prefetches), overlap_factor(cell));
+	}
+	printf("(per lookup: hits, chain nodes visited, prefetches of real nodes never used,\n"
+	       " prefetches of NULL; overlap: (nodes + 1 bucket) x chase latency / ns per lookup)\n");
+}
+
+static void write_csv(FILE *csv, const struct options *opt, const struct cell *cells,
+		      size_t nr_cells)
 {
 	size_t i;
 	int v;
 
-	fprintf(csv, "walk,layout,body,bytes,regime,headline,variant,reps,ns,ns_low,ns_high,"
-		"ratio,ci_low,ci_high,p_diff,p_equiv,verdict,hit_ratio,nodes_per_lookup\n");
+	fprintf(csv, "run,walk,layout,body,work,work_steps,lookups,load,hits,position,bytes,"
+		"regime,latency_ns,headline,variant,reps,ns,ns_low,ns_high,ratio,ci_low,ci_high,"
+		"p_diff,p_equiv,verdict,hit_ratio,nodes_per_lookup,unused_prefetches,"
+		"null_prefetches,overlap\n");
 	for (i = 0; i < nr_cells; i++) {
 		const struct cell *cell = &cells[i];
 
 		for (v = 0; v < NR_PF_VARIANTS; v++) {
 			const struct variant_result *r = &cell->v[v];
 
-			fprintf(csv, "%s,%s,%s,%zu,%s,%d,%s,%zu,%.4f,%.4f,%.4f,%.5f,%.5f,%.5f,"
-				"%.3g,%.3g,%s,%.4f,%.4f\n", walk_name(cell->walk),
-				layout_label(cell), body_label(cell), cell->bytes,
-				regime_name(cell->regime), cell->headline,
-				prefetch_variant_name(v), cell->reps, r->ns.median, r->ns.lo,
-				r->ns.hi, r->ratio.median, r->ratio.lo, r->ratio.hi,
-				r->p_diff, r->p_equiv, r->verdict, cell->hit_ratio,
-				cell->nodes_per_lookup);
+			fprintf(csv, "%s,%s,%s,%s,%u,%u,%s,%u,%.2f,%s,%zu,%s,%.2f,%d,%s,%zu,"
+				"%.4f,%.4f,%.4f,%.5f,%.5f,%.5f,%.3g,%.3g,%s,%.4f,%.4f,%.4f,%.4f,%.3f\n",
+				opt->run_label, walk_name(cell->walk), layout_label(cell),
+				body_label(cell), cell->walk == WALK_LIST ? cell->work_ns : 0,
+				cell->work_steps, lookups_label(cell),
+				cell->walk == WALK_LIST ? 0 : cell->load,
+				cell->walk == WALK_LIST ? 0.0 : cell->hits, position_label(cell),
+				cell->bytes, regime_name(cell->regime), cell->latency_ns,
+				cell->headline, prefetch_variant_name(v), cell->reps,
+				r->ns.median, r->ns.lo, r->ns.hi, r->ratio.median, r->ratio.lo,
+				r->ratio.hi, r->p_diff, r->p_equiv, r->verdict,
+				per_lookup(cell, cell->census.result.hits),
+				per_lookup(cell, cell->census.result.nodes_visited),
+				per_lookup(cell, cell->census.unused_prefetches),
+				per_lookup(cell, cell->census.null_prefetches),
+				overlap_factor(cell));
 		}
 	}
-}
-
-/* Working sets: 4 KiB up by 4x to 1 GiB and no less than 4x the LLC. */
-static size_t working_sets(const struct options *opt, const struct cache_sizes *caches,
-			   size_t *sets)
-{
-	size_t n = 0, bytes, last = 4 * caches->llc > GIB ? 4 * caches->llc : GIB;
-
-	if (opt->quick) {
-		sets[n++] = 16 * KIB;
-		sets[n++] = 1 * MIB;
-		sets[n++] = 64 * MIB;
-		return n;
-	}
-	for (bytes = 4 * KIB; bytes < last && n + 1 < MAX_SETS; bytes *= 4)
-		sets[n++] = bytes;
-	sets[n++] = bytes;
-	return n;
-}
-
-/* The cells of the matrix, in the order they are measured. */
-static size_t plan_cells(const size_t *sets, size_t nr_sets,
-			 const struct latency_point *points, struct cell *cells)
-{
-	size_t n = 0, i;
-	int layout, body;
-
-	for (i = 0; i < nr_sets; i++) {
-		for (layout = 0; layout < NR_LAYOUTS; layout++) {
-			for (body = 0; body < NR_BODIES; body++)
-				cells[n++] = (struct cell){ .walk = WALK_LIST, .layout = layout,
-					.body = body, .bytes = sets[i],
-					.regime = points[i].regime };
-		}
-		cells[n++] = (struct cell){ .walk = WALK_HASH_LOOKUP,
-			.layout = LAYOUT_SHUFFLED, .bytes = sets[i],
-			.regime = points[i].regime };
-	}
-	/* Headline: per walk and regime, the largest set of the regime. */
-	for (i = 0; i < n; i++) {
-		struct cell *cell = &cells[i];
-		size_t j;
-		bool largest = true;
-
-		if (cell->walk == WALK_LIST &&
-		    (cell->layout != LAYOUT_SHUFFLED || cell->body != BODY_TOUCH))
-			continue;
-		for (j = i + 1; j < n; j++)
-			if (cells[j].walk == cell->walk && cells[j].regime == cell->regime)
-				largest = false;
-		cell->headline = largest;
-	}
-	return n;
 }
 
 static void print_latency(const struct latency_point *points, size_t n, double l2_ns,
@@ -697,20 +714,271 @@ static void print_latency(const struct latency_point *points, size_t n, double l
 	}
 }
 
+/*
+ * Working sets. quick: three sizes from L1 to DRAM. default: L1, L2,
+ * half the LLC, DRAM and the largest (1 GiB or 4x the LLC), each axis
+ * swept at half the LLC and at the largest. full: 4 KiB up by 4x to the
+ * largest, every axis swept at every size.
+ */
+static size_t working_sets(const struct options *opt, const struct cache_sizes *caches,
+			   size_t *sets, bool *sweep)
+{
+	size_t n = 0, bytes, last = 4 * caches->llc > GIB ? 4 * caches->llc : GIB, i;
+	size_t half_llc = caches->llc / 2 > MIB ? caches->llc / 2 : MIB;
+	size_t dram = 4 * caches->llc > 64 * MIB ? 4 * caches->llc : 64 * MIB;
+
+	switch (opt->grid) {
+	case GRID_QUICK:
+		sets[n] = 16 * KIB, sweep[n++] = false;
+		sets[n] = 1 * MIB, sweep[n++] = false;
+		sets[n] = 64 * MIB, sweep[n++] = true;
+		return n;
+	case GRID_DEFAULT:
+		sets[n] = 16 * KIB, sweep[n++] = false;
+		sets[n] = 256 * KIB, sweep[n++] = false;
+		sets[n] = half_llc, sweep[n++] = true;
+		if (dram < last)
+			sets[n] = dram, sweep[n++] = false;
+		sets[n] = last, sweep[n++] = true;
+		return n;
+	case GRID_FULL:
+		for (bytes = 4 * KIB; bytes < last && n + 1 < MAX_SETS; bytes *= 4)
+			sets[n++] = bytes;
+		sets[n++] = bytes;
+		for (i = 0; i < n; i++)
+			sweep[i] = true;
+		return n;
+	}
+	return 0;
+}
+
+static const unsigned int all_works[] = { 0, 20, 100, 400 };
+static const unsigned int quick_works[] = { 0, 400 };
+
+static size_t add_list_cells(const struct options *opt, struct cell *cells, size_t n,
+			     const struct cell *at, double ns_per_step)
+{
+	const unsigned int *works = opt->grid == GRID_QUICK ? quick_works : all_works;
+	size_t nr_works = opt->grid == GRID_QUICK ? 2 : 4, k;
+	int layout;
+
+	for (layout = 0; layout < NR_LAYOUTS; layout++) {
+		if (layout == LAYOUT_SEQUENTIAL && opt->grid != GRID_FULL)
+			continue;
+		if (opt->grid == GRID_FULL) {
+			cells[n] = *at;
+			cells[n].walk = WALK_LIST;
+			cells[n].layout = layout;
+			cells[n++].body = BODY_EMPTY;
+		}
+		for (k = 0; k < nr_works; k++) {
+			cells[n] = *at;
+			cells[n].walk = WALK_LIST;
+			cells[n].layout = layout;
+			cells[n].body = BODY_TOUCH;
+			cells[n].work_ns = works[k];
+			cells[n++].work_steps = (unsigned int)lround(works[k] / ns_per_step);
+		}
+	}
+	return n;
+}
+
+static size_t add_lookup_cell(struct cell *cells, size_t n, const struct cell *at,
+			      enum lookup_dependence dependence, unsigned int load,
+			      double hits, enum match_position position)
+{
+	cells[n] = *at;
+	cells[n].walk = WALK_HASH_LOOKUP;
+	cells[n].layout = LAYOUT_SHUFFLED;
+	cells[n].dependence = dependence;
+	cells[n].load = load;
+	cells[n].hits = hits;
+	cells[n].position = position;
+	return n + 1;
+}
+
+/* The base shape, and where the size is swept: one axis at a time (or all). */
+static size_t add_lookup_cells(const struct options *opt, struct cell *cells, size_t n,
+			       const struct cell *at, bool sweep)
+{
+	static const unsigned int loads[] = { 1, 2, 4 };
+	static const double hit_shares[] = { 0.0, 0.5, 1.0 };
+	size_t l, h;
+	int d;
+
+	for (d = 0; d < NR_DEPENDENCES; d++) {
+		n = add_lookup_cell(cells, n, at, d, 1, 0.5, MATCH_UNIFORM);
+		if (!sweep)
+			continue;
+		if (opt->grid != GRID_FULL) {
+			n = add_lookup_cell(cells, n, at, d, 2, 0.5, MATCH_UNIFORM);
+			n = add_lookup_cell(cells, n, at, d, 4, 0.5, MATCH_UNIFORM);
+			n = add_lookup_cell(cells, n, at, d, 1, 0.0, MATCH_UNIFORM);
+			n = add_lookup_cell(cells, n, at, d, 1, 1.0, MATCH_UNIFORM);
+			n = add_lookup_cell(cells, n, at, d, 1, 0.5, MATCH_HEAD);
+			continue;
+		}
+		for (l = 0; l < 3; l++) {
+			for (h = 0; h < 3; h++) {
+				if (l || h != 1)
+					n = add_lookup_cell(cells, n, at, d, loads[l],
+							    hit_shares[h], MATCH_UNIFORM);
+				if (hit_shares[h] > 0)
+					n = add_lookup_cell(cells, n, at, d, loads[l],
+							    hit_shares[h], MATCH_HEAD);
+			}
+		}
+	}
+	return n;
+}
+
+/* Whether two cells differ only in their working set. */
+static bool same_shape(const struct cell *a, const struct cell *b)
+{
+	if (a->walk != b->walk)
+		return false;
+	if (a->walk == WALK_LIST)
+		return a->layout == b->layout && a->body == b->body && a->work_ns == b->work_ns;
+	return a->dependence == b->dependence && a->load == b->load &&
+	       a->hits == b->hits && a->position == b->position;
+}
+
+/* The shapes the headline shows: shuffled lists with a body, base lookups. */
+static bool headline_shape(const struct cell *cell)
+{
+	if (cell->walk == WALK_LIST)
+		return cell->layout == LAYOUT_SHUFFLED && cell->body == BODY_TOUCH;
+	return cell->load == 1 && cell->hits == 0.5 && cell->position == MATCH_UNIFORM;
+}
+
+/* The cells of the grid, in the order they are measured. */
+static size_t plan_cells(const struct options *opt, const size_t *sets, const bool *sweep,
+			 size_t nr_sets, const struct latency_point *points,
+			 double ns_per_step, struct cell *cells)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < nr_sets; i++) {
+		struct cell at = { .bytes = sets[i], .regime = points[i].regime,
+				   .latency_ns = points[i].ns_small, .load = 1 };
+
+		n = add_list_cells(opt, cells, n, &at, ns_per_step);
+		n = add_lookup_cells(opt, cells, n, &at, sweep[i]);
+	}
+	/* Headline: per shape and regime, the largest set of the regime. */
+	for (i = 0; i < n; i++) {
+		bool largest = headline_shape(&cells[i]);
+
+		for (j = i + 1; j < n && largest; j++)
+			if (same_shape(&cells[i], &cells[j]) && cells[j].regime == cells[i].regime)
+				largest = false;
+		cells[i].headline = largest;
+	}
+	return n;
+}
+
+/* ns per body_work() step: the fastest of a few timed runs. */
+static double calibrate_work(void)
+{
+	const unsigned int steps = 1u << 22;
+	double best = -1.0;
+	uint64_t x = 1;
+	int trial;
+
+	for (trial = 0; trial < 5; trial++) {
+		uint64_t t0 = now_ns();
+		double ns;
+
+		x = body_work_steps(x, steps);
+		ns = (double)(now_ns() - t0) / steps;
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	return x ? best : best;	/* x kept: the work must not be optimised away */
+}
+
+/* Builds the node set and table a cell needs, unless it has them. */
+static int prepare(struct node_set *set, struct workload *w, const struct cell *cell,
+		   size_t **heads)
+{
+	size_t nr_heads = 0;
+
+	free(*heads);
+	*heads = NULL;
+	if (cell->bytes != set->bytes || cell->layout != set->layout || !set->nodes) {
+		node_set_free(set);
+		if (node_set_init(set, cell->bytes / sizeof(struct bench_node), cell->layout,
+				  0x5eed + cell->bytes))
+			return -1;
+	}
+	if (cell->walk != WALK_HASH_LOOKUP)
+		return 0;
+	if (node_set_rehash(set, cell->load))
+		return -1;
+	if (cell->position == MATCH_HEAD) {
+		*heads = node_set_chain_heads(set, &nr_heads);
+		if (!*heads)
+			return -1;
+	}
+	w->draw = (struct key_draw){ .hits = cell->hits, .heads = *heads, .nr_heads = nr_heads };
+	return 0;
+}
+
+#define KEYS_PER_SAMPLE_MAX ((size_t)1 << 18)
+
+static int measure_all(const struct options *opt, struct cell *cells, size_t nr_cells)
+{
+	uint64_t sample_ns = opt->grid == GRID_QUICK ? 100000 : 200000;
+	double budget_left = opt->seconds;
+	struct node_set set = { 0 };
+	struct workload w = { .set = &set, .nr_keys = KEYS_PER_SAMPLE_MAX };
+	size_t i, weight_left = 0, *heads = NULL;
+	char size[32], shape[64];
+	int status = 0;
+
+	w.keys = malloc(w.nr_keys * sizeof(*w.keys));
+	if (!w.keys)
+		return -1;
+	for (i = 0; i < nr_cells; i++)
+		weight_left += cells[i].headline ? HEADLINE_WEIGHT : 1;
+	for (i = 0; i < nr_cells && !status; i++) {
+		struct cell *cell = &cells[i];
+		size_t weight = cell->headline ? HEADLINE_WEIGHT : 1;
+		double budget = budget_left * (double)weight / (double)weight_left, spent;
+		uint64_t t0 = now_ns();
+
+		format_size(size, sizeof(size), cell->bytes);
+		if (prepare(&set, &w, cell, &heads) || measure_cell(&w, cell, sample_ns, budget)) {
+			fprintf(stderr, "listbench: cannot allocate the nodes and keys of %s\n", size);
+			status = -1;
+			break;
+		}
+		spent = (double)(now_ns() - t0) / 1e9;
+		budget_left = budget_left > spent ? budget_left - spent : 0;
+		weight_left -= weight;
+		format_shape(shape, sizeof(shape), cell);
+		fprintf(stderr, "listbench: [%zu/%zu] %s %s %s (%s%s): %zu reps in %.1f s, %s\n",
+			i + 1, nr_cells, walk_name(cell->walk), shape, size,
+			regime_name(cell->regime), cell->headline ? ", headline" : "",
+			cell->reps, cell->seconds,
+			precise(cell) ? "every CI within +-1%" : "budget spent");
+	}
+	free(heads);
+	free(w.keys);
+	node_set_free(&set);
+	return status;
+}
+
 static int run(const struct options *opt, const struct cache_sizes *caches, FILE *csv)
 {
-	static struct cell cells[MAX_SETS * (NR_LAYOUTS * NR_BODIES + 1)];
+	static struct cell cells[MAX_CELLS];
 	struct latency_point points[MAX_SETS];
-	size_t sets[MAX_SETS], nr_sets, nr_cells, i, weight_left = 0;
-	uint64_t sample_ns = opt->quick ? 100000 : 200000;
-	double budget_left = opt->seconds, l2_ns;
+	size_t sets[MAX_SETS], nr_sets, nr_cells, i;
+	bool sweep[MAX_SETS];
 	struct verdict_counts counts;
-	struct node_set set = { 0 };
-	size_t set_bytes = 0;
-	int set_layout = -1;
-	char size[32];
+	double l2_ns, ns_per_step;
 
-	nr_sets = working_sets(opt, caches, sets);
+	nr_sets = working_sets(opt, caches, sets, sweep);
 	for (i = 0; i < nr_sets; i++)
 		points[i].bytes = sets[i];
 	fprintf(stderr, "listbench: latency sweep over %zu sizes\n", nr_sets);
@@ -720,105 +988,99 @@ static int run(const struct options *opt, const struct cache_sizes *caches, FILE
 		return -1;
 	}
 	print_latency(points, nr_sets, l2_ns, caches);
-	nr_cells = plan_cells(sets, nr_sets, points, cells);
-	for (i = 0; i < nr_cells; i++)
-		weight_left += cells[i].headline ? HEADLINE_WEIGHT : 1;
-
-	for (i = 0; i < nr_cells; i++) {
-		struct cell *cell = &cells[i];
-		size_t weight = cell->headline ? HEADLINE_WEIGHT : 1;
-		double budget = budget_left * (double)weight / (double)weight_left;
-		uint64_t t0 = now_ns();
-		double spent;
-
-		if (cell->bytes != set_bytes || (int)cell->layout != set_layout) {
-			node_set_free(&set);
-			if (node_set_init(&set, cell->bytes / sizeof(struct bench_node),
-					  cell->layout, 0x5eed + cell->bytes)) {
-				fprintf(stderr, "listbench: cannot allocate %zu bytes of nodes\n",
-					cell->bytes);
-				return -1;
-			}
-			set_bytes = cell->bytes;
-			set_layout = cell->layout;
-		}
-		if (measure_cell(&set, cell, sample_ns, budget)) {
-			fprintf(stderr, "listbench: out of memory\n");
-			return -1;
-		}
-		spent = (double)(now_ns() - t0) / 1e9;
-		budget_left = budget_left > spent ? budget_left - spent : 0;
-		weight_left -= weight;
-		format_size(size, sizeof(size), cell->bytes);
-		fprintf(stderr, "listbench: [%zu/%zu] %s %s %s %s (%s%s): %zu reps in %.1f s, %s\n",
-			i + 1, nr_cells, walk_name(cell->walk), layout_label(cell),
-			body_label(cell), size, regime_name(cell->regime),
-			cell->headline ? ", headline" : "", cell->reps, cell->seconds,
-			precise(cell) ? "every CI within +-1%" : "budget spent");
-	}
-	node_set_free(&set);
+	ns_per_step = calibrate_work();
+	printf("body work: %.3f ns per step (a dependent multiply-add); work 20/100/400 ns = "
+	       "%ld/%ld/%ld steps\n", ns_per_step, lround(20 / ns_per_step),
+	       lround(100 / ns_per_step), lround(400 / ns_per_step));
+	nr_cells = plan_cells(opt, sets, sweep, nr_sets, points, ns_per_step, cells);
+	if (measure_all(opt, cells, nr_cells))
+		return -1;
 
 	counts = decide(cells, nr_cells);
-	printf("\n");
-	print_headline(cells, nr_cells);
-	printf("\nverdicts over %zu cells x %d variants = %zu: faster %zu, slower %zu, "
+	printf("\nthis run's verdicts over %zu cells x %d variants = %zu: faster %zu, slower %zu, "
 	       "equivalent (within +-%.0f%%) %zu, undecided %zu\n", nr_cells,
 	       NR_PF_VARIANTS - 1, counts.tests, counts.faster, counts.slower,
 	       EQUIV_MARGIN * 100, counts.equivalent, counts.undecided);
-	printf("false-discovery rate held at %.0f%% (Benjamini-Hochberg, sign tests): "
-	       "%zu differences, at most %.1f of them false in expectation; "
-	       "%zu equivalences, at most %.1f false\n", FDR * 100, counts.differences,
-	       FDR * (double)counts.differences, counts.equivalences,
-	       FDR * (double)counts.equivalences);
-	for (i = 0; i < nr_cells; i++) {
-		if (cells[i].walk == WALK_HASH_LOOKUP) {
-			printf("hash lookups: %.0f%% hits, %.2f chain nodes visited per lookup "
-			       "(load factor 1)\n", 100 * cells[i].hit_ratio,
-			       cells[i].nodes_per_lookup);
-			break;
-		}
-	}
+	printf("false-discovery rate held at %.0f%% over this run (Benjamini-Hochberg, sign tests): "
+	       "%zu differences, %zu equivalences\n", FDR * 100, counts.differences,
+	       counts.equivalences);
 	printf("\nALL CELLS: ratio [95%% CI] to no prefetch; '-' faster, '+' slower, "
 	       "'~' equivalent within +-%.0f%%, '?' undecided\n", EQUIV_MARGIN * 100);
 	print_table(cells, nr_cells);
+	printf("\n");
+	print_lookup_shapes(cells, nr_cells);
 	if (csv)
-		write_csv(csv, cells, nr_cells);
+		write_csv(csv, opt, cells, nr_cells);
 	return 0;
 }
 
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [--quick] [--csv FILE] [--seconds N] [--cpu N]\n"
-		"  --quick      three working sets, a 30 s budget (for make check)\n"
+		"usage: %s [--grid quick|default|full] [--quick] [--csv FILE] [--run LABEL]\n"
+		"          [--seconds N] [--cpu N]\n"
+		"  --grid G     the cells to measure (default: default; --quick: quick)\n"
 		"  --csv FILE   write every cell and variant as CSV\n"
-		"  --seconds N  the time budget of all measurements (default 420)\n"
+		"  --run LABEL  the CSV's run column (default 1)\n"
+		"  --seconds N  the time budget of all measurements (quick 10, default 140,\n"
+		"               full 1200)\n"
 		"  --cpu N      the CPU to pin to (default: the last allowed)\n",
 		prog);
+}
+
+static int parse_grid(const char *name, enum grid *grid)
+{
+	if (!strcmp(name, "quick"))
+		*grid = GRID_QUICK;
+	else if (!strcmp(name, "default"))
+		*grid = GRID_DEFAULT;
+	else if (!strcmp(name, "full"))
+		*grid = GRID_FULL;
+	else
+		return -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "grid", required_argument, NULL, 'g' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "csv", required_argument, NULL, 'c' },
+		{ "run", required_argument, NULL, 'r' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "cpu", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options opt = { .quick = false, .csv_path = NULL, .seconds = -1, .cpu = -1 };
+	static const double default_seconds[] = {
+		[GRID_QUICK] = 10, [GRID_DEFAULT] = 140, [GRID_FULL] = 1200,
+	};
+	static const char *const grid_names[] = {
+		[GRID_QUICK] = "quick", [GRID_DEFAULT] = "default", [GRID_FULL] = "full",
+	};
+	struct options opt = { .grid = GRID_DEFAULT, .csv_path = NULL, .run_label = "1",
+			       .seconds = -1, .cpu = -1 };
 	struct cache_sizes caches = read_cache_sizes();
 	FILE *csv = NULL;
 	int c, cpu, status;
 
-	while ((c = getopt_long(argc, argv, "qc:s:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "g:qc:r:s:p:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'g':
+			if (parse_grid(optarg, &opt.grid)) {
+				fprintf(stderr, "listbench: --grid: quick, default or full\n");
+				return 2;
+			}
+			break;
 		case 'q':
-			opt.quick = true;
+			opt.grid = GRID_QUICK;
 			break;
 		case 'c':
 			opt.csv_path = optarg;
+			break;
+		case 'r':
+			opt.run_label = optarg;
 			break;
 		case 's':
 			opt.seconds = strtod(optarg, NULL);
@@ -836,7 +1098,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (opt.seconds < 0)
-		opt.seconds = opt.quick ? 30 : 420;
+		opt.seconds = default_seconds[opt.grid];
 
 	cpu = pin_to_cpu(opt.cpu);
 	if (cpu < 0) {
@@ -845,9 +1107,9 @@ int main(int argc, char **argv)
 	}
 	print_cpu(stdout);
 	printf("caches (sysfs): L1d %zu KiB, L2 %zu KiB, LLC %zu MiB; pinned to CPU %d; "
-	       "%zu-byte nodes in 4 KiB pages; %.0f s budget\n", caches.l1d / KIB,
-	       caches.l2 / KIB, caches.llc / MIB, cpu, sizeof(struct bench_node),
-	       opt.seconds);
+	       "%zu-byte nodes in 4 KiB pages; grid %s; %.0f s budget; run %s\n",
+	       caches.l1d / KIB, caches.l2 / KIB, caches.llc / MIB, cpu,
+	       sizeof(struct bench_node), grid_names[opt.grid], opt.seconds, opt.run_label);
 
 	if (opt.csv_path) {
 		csv = fopen(opt.csv_path, "w");

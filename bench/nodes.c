@@ -64,13 +64,15 @@ static int link_lists(struct node_set *set)
 	return 0;
 }
 
-static int link_hash_table(struct node_set *set)
+static int link_hash_table(struct node_set *set, unsigned int load)
 {
 	struct hash_table *table = &set->table;
-	size_t i;
+	size_t i, buckets = set->nr_nodes / (load ? load : 1);
 
-	table->bits = set->nr_nodes ? floor_log2(set->nr_nodes) : 0;
-	table->key_range = set->nr_nodes ? 2 * (uint64_t)set->nr_nodes : 2;
+	free(table->buckets);
+	set->load = load;
+	table->zero = 0;
+	table->bits = buckets ? floor_log2(buckets) : 0;
 	table->buckets = calloc((size_t)1 << table->bits, sizeof(*table->buckets));
 	if (!table->buckets)
 		return -1;
@@ -90,6 +92,7 @@ int node_set_init(struct node_set *set, size_t nr_nodes,
 
 	memset(set, 0, sizeof(*set));
 	set->nr_nodes = nr_nodes;
+	set->layout = layout;
 	set->bytes = nr_nodes * sizeof(*set->nodes);
 	/* Page-aligned, so cache-line aligned as slab objects of this size are. */
 	set->nodes = bench_map(set->bytes, false);
@@ -106,12 +109,59 @@ int node_set_init(struct node_set *set, size_t nr_nodes,
 	}
 	if (layout == LAYOUT_SHUFFLED)
 		shuffle_indices(set->order, nr_nodes, seed);
-	if (link_lists(set) || link_hash_table(set))
+	if (link_lists(set) || link_hash_table(set, 1))
 		goto fail;
 	return 0;
 fail:
 	node_set_free(set);
 	return -1;
+}
+
+int node_set_rehash(struct node_set *set, unsigned int load)
+{
+	if (load == set->load)
+		return 0;
+	return link_hash_table(set, load);
+}
+
+size_t *node_set_chain_heads(const struct node_set *set, size_t *n)
+{
+	size_t buckets = (size_t)1 << set->table.bits, i;
+	size_t *heads = malloc((buckets ? buckets : 1) * sizeof(*heads));
+
+	*n = 0;
+	if (!heads)
+		return NULL;
+	for (i = 0; i < buckets; i++) {
+		const struct hlist_node *first = set->table.buckets[i].first;
+
+		if (first)
+			heads[(*n)++] = (size_t)(container_of(first, struct bench_node, hnode) -
+						set->nodes);
+	}
+	return heads;
+}
+
+void node_set_draw_keys(const struct node_set *set, const struct key_draw *draw,
+			uint64_t *keys, size_t n, uint64_t seed)
+{
+	uint64_t state = seed | 1, threshold = (uint64_t)(draw->hits * 4294967296.0);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		state = next_key_state(state);
+		if (!set->nr_nodes) {
+			keys[i] = key_of(1);
+			continue;
+		}
+		/* The low half decides hit or miss, the high half which key. */
+		if ((state & 0xffffffffu) < threshold && draw->heads && draw->nr_heads)
+			keys[i] = key_of(2 * draw->heads[key_from_state(state, draw->nr_heads)]);
+		else if ((state & 0xffffffffu) < threshold)
+			keys[i] = key_of(2 * key_from_state(state, set->nr_nodes));
+		else
+			keys[i] = key_of(2 * key_from_state(state, set->nr_nodes) + 1);
+	}
 }
 
 void node_set_free(struct node_set *set)
@@ -138,4 +188,9 @@ uint64_t node_set_list_checksum(const struct node_set *set, size_t i)
 const char *node_layout_name(enum node_layout layout)
 {
 	return layout == LAYOUT_SEQUENTIAL ? "sequential" : "shuffled";
+}
+
+const char *match_position_name(enum match_position position)
+{
+	return position == MATCH_HEAD ? "head" : "uniform";
 }

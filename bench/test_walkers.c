@@ -8,6 +8,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "nodes.h"
 #include "walkers.h"
@@ -32,42 +34,51 @@ static void expect(struct test_counts *counts, int ok, const char *fmt, size_t n
 
 static void test_lists(struct test_counts *counts, const struct node_set *set)
 {
-	size_t i;
+	static const unsigned int works[] = { 0, 7 };
+	size_t i, k;
 	int v, b;
 
 	for (i = 0; i < set->nr_lists; i++) {
-		uint64_t want[NR_BODIES];
+		for (k = 0; k < 2; k++) {
+			uint64_t want[NR_BODIES];
 
-		want[BODY_EMPTY] = node_set_list_checksum(set, i);
-		want[BODY_TOUCH] = list_walker(PF_NONE, BODY_TOUCH)(&set->heads[i]);
-		/* A body that does nothing would make the checks vacuous. */
-		expect(counts, set->nr_nodes == 0 || want[BODY_TOUCH] != want[BODY_EMPTY],
-		       "%zu nodes: the %s body does not change the checksum",
-		       set->nr_nodes, "touch");
-		for (v = 0; v < NR_PF_VARIANTS; v++)
-			for (b = 0; b < NR_BODIES; b++)
-				expect(counts, list_walker(v, b)(&set->heads[i]) == want[b],
-				       "%zu nodes: list walk %s visits other nodes",
-				       set->nr_nodes, prefetch_variant_name(v));
+			want[BODY_EMPTY] = node_set_list_checksum(set, i);
+			want[BODY_TOUCH] = list_walker(PF_NONE, BODY_TOUCH)(&set->heads[i], works[k]);
+			/* A body that does nothing would make the checks vacuous. */
+			expect(counts, set->nr_nodes == 0 || want[BODY_TOUCH] != want[BODY_EMPTY],
+			       "%zu nodes: the %s body does not change the checksum",
+			       set->nr_nodes, "touch");
+			expect(counts, set->nr_nodes == 0 || works[k] == 0 ||
+			       want[BODY_TOUCH] != list_walker(PF_NONE, BODY_TOUCH)(&set->heads[i], 0),
+			       "%zu nodes: the %s does not change the checksum", set->nr_nodes,
+			       "body's work");
+			for (v = 0; v < NR_PF_VARIANTS; v++)
+				for (b = 0; b < NR_BODIES; b++)
+					expect(counts, list_walker(v, b)(&set->heads[i], works[k]) ==
+					       want[b], "%zu nodes: list walk %s visits other nodes",
+					       set->nr_nodes, prefetch_variant_name(v));
+		}
 	}
 }
 
-/* What the lookups must find, by a plain search of every node. */
+/*
+ * What the lookups must find, by a plain search of every node, and how
+ * many of them walk a non-empty chain (each such walk ends in exactly
+ * one prefetch that is not used: of NULL, or of a node past the match).
+ */
 static struct lookup_result reference_lookups(const struct node_set *set,
-					      uint64_t seed, size_t nr_lookups)
+					      const uint64_t *keys, size_t nr_lookups,
+					      size_t *walked)
 {
 	struct lookup_result r = { 0, 0, 0 };
-	uint64_t state = seed | 1;
 	size_t i, k;
 
+	*walked = 0;
 	for (i = 0; i < nr_lookups; i++) {
 		const struct bench_node *found = NULL;
-		uint64_t key;
 
-		state = next_key_state(state);
-		key = key_of(key_from_state(state, set->table.key_range));
 		for (k = 0; k < set->nr_nodes; k++)
-			if (set->nodes[k].key == key)
+			if (set->nodes[k].key == keys[i])
 				found = &set->nodes[k];
 		if (found) {
 			r.hits++;
@@ -75,28 +86,65 @@ static struct lookup_result reference_lookups(const struct node_set *set,
 		} else {
 			r.checksum = r.checksum * 31 + 1;
 		}
-		state += found != NULL;
+		*walked += set->table.buckets[hash_bucket(keys[i], set->table.bits)].first != NULL;
 	}
 	return r;
 }
 
-static void test_lookups(struct test_counts *counts, const struct node_set *set)
+static void test_lookups(struct test_counts *counts, struct node_set *set, unsigned int load)
 {
-	size_t lookups = set->nr_nodes < 2000 ? 500 : 20;
-	struct lookup_result want = reference_lookups(set, 77, lookups);
-	int v;
+	size_t lookups = set->nr_nodes < 2000 ? 500 : 20, walked, nr_heads = 0;
+	uint64_t keys[500];
+	struct key_draw draw = { .hits = 0.5 };
+	struct lookup_result want;
+	struct lookup_census census;
+	size_t *heads;
+	int v, d;
 
-	for (v = 0; v < NR_PF_VARIANTS; v++) {
-		struct lookup_result got = lookup_walker(v)(&set->table, 77, lookups);
-
-		expect(counts, got.checksum == want.checksum && got.hits == want.hits,
-		       "%zu nodes: lookup %s finds other nodes", set->nr_nodes,
-		       prefetch_variant_name(v));
+	if (node_set_rehash(set, load)) {
+		counts->failed++;
+		return;
 	}
-	/* Half the key space is present: about half the lookups hit. */
-	if (set->nr_nodes >= 100)
-		expect(counts, want.hits > lookups / 4 && want.hits < 3 * lookups / 4,
-		       "%zu nodes: %s", set->nr_nodes, "hit ratio far from one half");
+	node_set_draw_keys(set, &draw, keys, lookups, 77);
+	want = reference_lookups(set, keys, lookups, &walked);
+	census = lookup_census(&set->table, keys, lookups);
+	expect(counts, census.result.checksum == want.checksum && census.result.hits == want.hits,
+	       "%zu nodes: the %s finds other nodes", set->nr_nodes, "census");
+	expect(counts, census.unused_prefetches + census.null_prefetches == walked,
+	       "%zu nodes: the %s of unused and NULL prefetches is off", set->nr_nodes,
+	       "count");
+	for (v = 0; v < NR_PF_VARIANTS; v++) {
+		for (d = 0; d < NR_DEPENDENCES; d++) {
+			struct lookup_result got = lookup_walker(v, d)(&set->table, keys, lookups);
+
+			expect(counts, got.checksum == want.checksum && got.hits == want.hits &&
+			       got.nodes_visited == census.result.nodes_visited,
+			       "%zu nodes: lookup %s finds other nodes", set->nr_nodes,
+			       prefetch_variant_name(v));
+		}
+	}
+	if (set->nr_nodes < 100)
+		return;
+	/* The draw keeps its shares: about half, none, all present. */
+	expect(counts, want.hits > lookups / 4 && want.hits < 3 * lookups / 4,
+	       "%zu nodes: %s", set->nr_nodes, "hit ratio far from one half");
+	draw.hits = 0.0;
+	node_set_draw_keys(set, &draw, keys, lookups, 78);
+	expect(counts, lookup_census(&set->table, keys, lookups).result.hits == 0,
+	       "%zu nodes: %s", set->nr_nodes, "hits drawn at a hit share of 0");
+	draw.hits = 1.0;
+	node_set_draw_keys(set, &draw, keys, lookups, 79);
+	expect(counts, lookup_census(&set->table, keys, lookups).result.hits == lookups,
+	       "%zu nodes: %s", set->nr_nodes, "misses drawn at a hit share of 1");
+	/* Matches at the head: one node visited per lookup. */
+	heads = node_set_chain_heads(set, &nr_heads);
+	draw = (struct key_draw){ .hits = 1.0, .heads = heads, .nr_heads = nr_heads };
+	node_set_draw_keys(set, &draw, keys, lookups, 80);
+	census = lookup_census(&set->table, keys, lookups);
+	expect(counts, heads && census.result.hits == lookups &&
+	       census.result.nodes_visited == lookups,
+	       "%zu nodes: %s", set->nr_nodes, "head matches visit more than the head");
+	free(heads);
 }
 
 /* Load factor 1: every node in a chain, and chains of Poisson lengths. */
@@ -126,6 +174,71 @@ static void test_table_shape(struct test_counts *counts)
 	       histogram[2] > buckets * 16 / 100 && histogram[3] > buckets * 4 / 100,
 	       "%zu nodes: %s", set.nr_nodes, "chain lengths are not Poisson(1)");
 	node_set_free(&set);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ns per lookup of @walker over fresh keys: the fastest of five runs. */
+static double time_lookups(const struct node_set *set, lookup_walker_fn walker,
+			   uint64_t *keys, size_t n)
+{
+	struct key_draw draw = { .hits = 1.0 };
+	double best = -1.0;
+	int trial;
+
+	for (trial = 0; trial < 5; trial++) {
+		volatile uint64_t sink;
+		uint64_t t0;
+		double ns;
+
+		node_set_draw_keys(set, &draw, keys, n, 1000 + trial);
+		t0 = now_ns();
+		sink = walker(&set->table, keys, n).checksum;
+		(void)sink;
+		ns = (double)(now_ns() - t0) / (double)n;
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+/*
+ * The dependence is real, and only where it is meant: far past any
+ * cache, a dependent lookup waits for the last one's miss, independent
+ * ones overlap theirs. Computing the same results cannot tell the two
+ * apart, so time them: a dependent walker that lost its dependency, or
+ * an independent one that gained one, runs at the other's speed.
+ */
+static void test_dependence(struct test_counts *counts)
+{
+	const size_t bytes = (size_t)256 << 20, lookups = 4000;
+	uint64_t *keys = malloc(lookups * sizeof(*keys));
+	struct node_set set;
+	double dependent, independent;
+
+	if (!keys || node_set_init(&set, bytes / sizeof(struct bench_node),
+				   LAYOUT_SHUFFLED, 9)) {
+		counts->failed++;
+		free(keys);
+		return;
+	}
+	dependent = time_lookups(&set, lookup_walker(PF_NONE, LOOKUP_DEPENDENT), keys, lookups);
+	independent = time_lookups(&set, lookup_walker(PF_NONE, LOOKUP_INDEPENDENT), keys,
+				   lookups);
+	printf("256 MiB, every key present: dependent %.1f ns, independent %.1f ns per lookup\n",
+	       dependent, independent);
+	expect(counts, dependent >= 2 * independent,
+	       "%zu MiB: %s", bytes >> 20,
+	       "dependent lookups are not twice as slow as independent ones: one of them "
+	       "does not (or does) wait for the last lookup");
+	node_set_free(&set);
+	free(keys);
 }
 
 /* List order really is the layout: address order, or not. */
@@ -164,12 +277,14 @@ int main(void)
 				continue;
 			}
 			test_lists(&counts, &set);
-			test_lookups(&counts, &set);
+			test_lookups(&counts, &set, 1);
+			test_lookups(&counts, &set, 4);
 			node_set_free(&set);
 		}
 	}
 	test_table_shape(&counts);
 	test_layouts(&counts);
+	test_dependence(&counts);
 	printf("test_walkers: %d passed, %d failed\n", counts.passed, counts.failed);
 	return counts.failed ? 1 : 0;
 }

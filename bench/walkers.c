@@ -32,19 +32,26 @@
 	     pos && ({ pf(pos->member.next); 1; });			\
 	     pos = hlist_entry_safe((pos)->member.next, typeof(*(pos)), member))
 
-/* The touch body reads one payload word: a load that depends on the chase. */
-#define BODY_EMPTY_STMT(pos, h)	do { } while (0)
-#define BODY_TOUCH_STMT(pos, h)	do { (h) += (pos)->payload[0]; } while (0)
+/*
+ * The touch body reads one payload word, a load that depends on the
+ * chase, and feeds it to the node's work: a serial chain through h, so
+ * the work of one node cannot overlap the next node's (only the loads
+ * of the walk itself can run ahead, as far as the core's window goes).
+ */
+#define BODY_EMPTY_STMT(pos, h, work)	do { (void)(work); } while (0)
+#define BODY_TOUCH_STMT(pos, h, work)	\
+	do { (h) = body_work((h) + (pos)->payload[0], (work)); } while (0)
 
 #define DEFINE_LIST_WALKER(pfname, pf, bodyname, body)			\
-static uint64_t list_walk_##pfname##_##bodyname(const struct list_head *head) \
+static uint64_t list_walk_##pfname##_##bodyname(const struct list_head *head, \
+						unsigned int work)	\
 {									\
 	const struct bench_node *pos;					\
 	uint64_t h = 0;							\
 									\
 	list_for_each_entry_pf(pos, head, list, pf) {			\
 		h = h * 31 + pos->key;					\
-		body(pos, h);						\
+		body(pos, h, work);					\
 	}								\
 	return h;							\
 }
@@ -53,38 +60,51 @@ static uint64_t list_walk_##pfname##_##bodyname(const struct list_head *head) \
  * A lookup as the kernel's hash tables do it (d_lookup, find_pid_ns,
  * __inet_lookup_established): hash the key to one bucket, walk its
  * NULL-terminated chain comparing keys, stop at the match or at NULL.
+ *
+ * Every lookup ends by reading a word of the last line it fetched: the
+ * match's payload, the last node's next pointer (a miss), or the bucket
+ * head (an empty chain). The read is volatile, so the compiler cannot
+ * know its value (it knows that a chain's last next is NULL), and the
+ * dependent walker adds (word & zero) to the next key: the next bucket's
+ * address then waits for this lookup's last miss, a data dependency the
+ * core cannot speculate past. The independent walker makes the same read
+ * and ignores it.
  */
-#define DEFINE_LOOKUP_WALKER(pfname, pf)				\
-static struct lookup_result lookup_##pfname(const struct hash_table *table, \
-					    uint64_t seed, size_t nr_lookups) \
+#define DEFINE_LOOKUP_WALKER(pfname, pf, depname, dependent)		\
+static struct lookup_result lookup_##pfname##_##depname(		\
+		const struct hash_table *table, const uint64_t *keys,	\
+		size_t nr_lookups)					\
 {									\
 	struct lookup_result r = { 0, 0, 0 };				\
-	uint64_t state = seed | 1;					\
+	uint64_t zero = *(const volatile uint64_t *)&table->zero;	\
+	uint64_t carry = 0;						\
 	size_t i;							\
 									\
 	for (i = 0; i < nr_lookups; i++) {				\
-		const struct bench_node *pos, *found = NULL;		\
-		uint64_t key;						\
+		const struct bench_node *pos, *last = NULL;		\
+		const struct hlist_head *bucket;			\
+		const volatile uint64_t *tail;				\
+		uint64_t key = keys[i];					\
 									\
-		state = next_key_state(state);				\
-		key = key_of(key_from_state(state, table->key_range));	\
-		hlist_for_each_entry_pf(pos,				\
-				&table->buckets[hash_bucket(key, table->bits)], \
-				hnode, pf) {				\
+		if (dependent)						\
+			key += carry & zero;				\
+		bucket = &table->buckets[hash_bucket(key, table->bits)]; \
+		hlist_for_each_entry_pf(pos, bucket, hnode, pf) {	\
 			r.nodes_visited++;				\
-			if (pos->key == key) {				\
-				found = pos;				\
+			last = pos;					\
+			if (pos->key == key)				\
 				break;					\
-			}						\
 		}							\
-		if (found) {						\
+		if (pos) {						\
 			r.hits++;					\
-			r.checksum = r.checksum * 31 + found->payload[0]; \
+			r.checksum = r.checksum * 31 + pos->payload[0];	\
+			tail = &pos->payload[0];			\
 		} else {						\
 			r.checksum = r.checksum * 31 + 1;		\
+			tail = last ? (const volatile uint64_t *)&last->hnode.next : \
+				(const volatile uint64_t *)&bucket->first; \
 		}							\
-		/* The next key waits for this lookup's outcome. */	\
-		state += found != NULL;					\
+		carry = *tail;						\
 	}								\
 	return r;							\
 }
@@ -92,7 +112,8 @@ static struct lookup_result lookup_##pfname(const struct hash_table *table, \
 #define DEFINE_VARIANT(pfname, pf)					\
 	DEFINE_LIST_WALKER(pfname, pf, empty, BODY_EMPTY_STMT)		\
 	DEFINE_LIST_WALKER(pfname, pf, touch, BODY_TOUCH_STMT)		\
-	DEFINE_LOOKUP_WALKER(pfname, pf)
+	DEFINE_LOOKUP_WALKER(pfname, pf, dependent, 1)			\
+	DEFINE_LOOKUP_WALKER(pfname, pf, independent, 0)
 
 DEFINE_VARIANT(none, PREFETCH_NONE)
 DEFINE_VARIANT(read, PREFETCH_READ)
@@ -110,12 +131,14 @@ static const list_walker_fn list_walkers[NR_PF_VARIANTS][NR_BODIES] = {
 	[PF_WRITE] = LIST_ROW(write),
 };
 
-static const lookup_walker_fn lookup_walkers[NR_PF_VARIANTS] = {
-	[PF_NONE] = lookup_none,
-	[PF_READ] = lookup_read,
-	[PF_READ_NONNULL] = lookup_nonnull,
-	[PF_NTA] = lookup_nta,
-	[PF_WRITE] = lookup_write,
+#define LOOKUP_ROW(pfname) { lookup_##pfname##_dependent, lookup_##pfname##_independent }
+
+static const lookup_walker_fn lookup_walkers[NR_PF_VARIANTS][NR_DEPENDENCES] = {
+	[PF_NONE] = LOOKUP_ROW(none),
+	[PF_READ] = LOOKUP_ROW(read),
+	[PF_READ_NONNULL] = LOOKUP_ROW(nonnull),
+	[PF_NTA] = LOOKUP_ROW(nta),
+	[PF_WRITE] = LOOKUP_ROW(write),
 };
 
 list_walker_fn list_walker(enum prefetch_variant variant, enum loop_body body)
@@ -123,9 +146,53 @@ list_walker_fn list_walker(enum prefetch_variant variant, enum loop_body body)
 	return list_walkers[variant][body];
 }
 
-lookup_walker_fn lookup_walker(enum prefetch_variant variant)
+lookup_walker_fn lookup_walker(enum prefetch_variant variant,
+			       enum lookup_dependence dependence)
 {
-	return lookup_walkers[variant];
+	return lookup_walkers[variant][dependence];
+}
+
+uint64_t body_work_steps(uint64_t x, unsigned int steps)
+{
+	return body_work(x, steps);
+}
+
+struct lookup_census lookup_census(const struct hash_table *table,
+				   const uint64_t *keys, size_t nr_lookups)
+{
+	struct lookup_census c = { { 0, 0, 0 }, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < nr_lookups; i++) {
+		const struct hlist_node *n =
+			table->buckets[hash_bucket(keys[i], table->bits)].first;
+		const struct bench_node *found = NULL;
+
+		for (; n; n = n->next) {
+			const struct bench_node *node =
+				container_of(n, struct bench_node, hnode);
+
+			c.result.nodes_visited++;
+			if (node->key == keys[i]) {
+				found = node;
+				break;
+			}
+		}
+		if (found) {
+			c.result.hits++;
+			c.result.checksum = c.result.checksum * 31 + found->payload[0];
+			if (found->hnode.next)
+				c.unused_prefetches++;
+			else
+				c.null_prefetches++;
+		} else {
+			c.result.checksum = c.result.checksum * 31 + 1;
+			/* A walk that visited nodes prefetched NULL at its end. */
+			if (table->buckets[hash_bucket(keys[i], table->bits)].first)
+				c.null_prefetches++;
+		}
+	}
+	return c;
 }
 
 const char *prefetch_variant_name(enum prefetch_variant variant)
@@ -146,4 +213,14 @@ const char *loop_body_name(enum loop_body body)
 	};
 
 	return names[body];
+}
+
+const char *lookup_dependence_name(enum lookup_dependence dependence)
+{
+	static const char *const names[NR_DEPENDENCES] = {
+		[LOOKUP_DEPENDENT] = "dependent",
+		[LOOKUP_INDEPENDENT] = "independent",
+	};
+
+	return names[dependence];
 }

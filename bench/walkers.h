@@ -32,16 +32,33 @@ enum prefetch_variant {
 
 enum loop_body {
 	BODY_EMPTY,	/* only the walk itself */
-	BODY_TOUCH,	/* one dependent read of the node's payload */
+	BODY_TOUCH,	/* reads the node's payload, then the node's work */
 	NR_BODIES
+};
+
+/*
+ * How one lookup's key relates to the lookup before it. The kernel has
+ * both: a path walk cannot hash the next component before it holds the
+ * dentry it found (dependent), while a batch of packets each looking up
+ * its socket, or any loop over keys it already has, lets an out-of-order
+ * core run several lookups' misses at once (independent).
+ */
+enum lookup_dependence {
+	LOOKUP_DEPENDENT,	/* the key takes a value read from the last node */
+	LOOKUP_INDEPENDENT,	/* keys known in advance */
+	NR_DEPENDENCES
 };
 
 /* A hash table as the kernel's: 2^bits hlist heads, hash_64() of the key. */
 struct hash_table {
 	struct hlist_head *buckets;
 	unsigned int bits;
-	/* Lookups draw key_of(i), i in [0, key_range); nodes hold even i. */
-	uint64_t key_range;
+	/*
+	 * Always 0, but read at run time: a dependent lookup adds
+	 * (value & zero) to its key, which leaves the key unchanged and
+	 * makes its bucket's address wait for the value.
+	 */
+	uint64_t zero;
 };
 
 /* What a run of lookups found. */
@@ -52,24 +69,49 @@ struct lookup_result {
 };
 
 /*
- * A list walker returns an order-sensitive checksum of the keys it
- * visited (h = h * 31 + key, plus what its body read), so two walkers
- * that visit the same nodes in the same order agree.
+ * What a run of lookups asks of a next-node prefetch, counted by a plain
+ * walk (lookup_census()): every visited node prefetches its successor;
+ * that is a real node the lookup goes on to use, a real node it never
+ * uses (the match was not the chain's last), or NULL (the chain ended).
  */
-typedef uint64_t (*list_walker_fn)(const struct list_head *head);
+struct lookup_census {
+	struct lookup_result result;
+	size_t unused_prefetches;
+	size_t null_prefetches;
+};
 
 /*
- * A lookup walker does @nr_lookups dependent lookups of pseudo-random
- * keys from @seed: each key is drawn from [0, key_range) by a generator
- * whose state also takes the previous lookup's outcome, so a lookup
- * cannot start before the previous one has ended (one lookup per call
- * site, as in a system call, not a stream the CPU can overlap).
+ * A list walker returns an order-sensitive checksum of the keys it
+ * visited (h = h * 31 + key, plus what its body computed), so two
+ * walkers that visit the same nodes in the same order agree. @work is
+ * the touch body's dependent arithmetic per node, in steps of
+ * body_work(); the empty body ignores it.
  */
+typedef uint64_t (*list_walker_fn)(const struct list_head *head, unsigned int work);
+
+/* @nr_lookups lookups of @keys, in order. */
 typedef struct lookup_result (*lookup_walker_fn)(const struct hash_table *table,
-						 uint64_t seed, size_t nr_lookups);
+						 const uint64_t *keys, size_t nr_lookups);
 
 list_walker_fn list_walker(enum prefetch_variant variant, enum loop_body body);
-lookup_walker_fn lookup_walker(enum prefetch_variant variant);
+lookup_walker_fn lookup_walker(enum prefetch_variant variant,
+			       enum lookup_dependence dependence);
+struct lookup_census lookup_census(const struct hash_table *table,
+				   const uint64_t *keys, size_t nr_lookups);
+/* body_work() as the walkers compile it, for calibration. */
+uint64_t body_work_steps(uint64_t x, unsigned int steps);
+
+/*
+ * @steps steps of serial arithmetic on @x: a multiply and an add each,
+ * every step waiting for the one before, so the work takes a time the
+ * out-of-order core cannot shorten (calibrated in ns by listbench).
+ */
+static inline uint64_t body_work(uint64_t x, unsigned int steps)
+{
+	while (steps--)
+		x = x * 0x5851f42d4c957f2dull + 0x14057b7ef767814full;
+	return x;
+}
 
 /* The bucket of @key, as include/linux/hash.h's hash_64() picks it. */
 static inline size_t hash_bucket(uint64_t key, unsigned int bits)
@@ -106,5 +148,6 @@ static inline uint64_t key_of(uint64_t i)
 
 const char *prefetch_variant_name(enum prefetch_variant variant);
 const char *loop_body_name(enum loop_body body);
+const char *lookup_dependence_name(enum lookup_dependence dependence);
 
 #endif /* WALKERS_H */

@@ -1,24 +1,42 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh - the host benchmark: build bench/, run its unit tests, run
-# listbench (the full matrix, or --quick) pinned to one CPU, and write
-# results/bench[-quick].{txt,csv,png}. A full run is also kept under
-# results/cpus/<cpu>/, stamped, one directory per CPU model this project
-# has met, and results/bench-cpus.txt sets their headlines side by side.
-# Real-CPU timing: QEMU/TCG models no caches, so this is the only place
-# cache effects are measured.
+# bench.sh - the host benchmark: build bench/ as RUNS binaries whose code
+# placement differs (bench/pad.c), run its unit tests, run each binary's
+# listbench over the grid (quick, default or full) pinned to one CPU,
+# and decide over all runs (scripts/bench_runs.py): results/bench[-quick]
+# .{txt,csv,png}. Every run is kept, with the addresses of its walkers,
+# under results/cpus/<cpu>/runs/<commit>-<time>/ (quick runs: under
+# results/runs-quick/); the last default or full run's results are kept
+# under results/cpus/<cpu>/, one directory per CPU model this project has
+# met, results/bench-cpus.txt sets their headlines side by side, and
+# results/verdict.txt says in words what they mean (scripts/verdict.py).
+# Real-CPU timing: QEMU/TCG models no caches, so this and UML are the
+# only places cache effects are measured.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# The code placements of the runs, as bench/Makefile's PADS: run i links
+# PADS[i] bytes of code ahead of the walkers.
+PADS=(0 1104 2336 3632)
+
 usage() {
-	echo "usage: $0 [--quick] [--seconds N]" >&2
+	echo "usage: $0 [--quick | --full] [--runs R (3..${#PADS[@]})] [--seconds N (per run)]" >&2
 	exit 2
 }
 
 build_bench() {
+	local runs=$1
 	need_cmd gcc build-essential
-	run make -s -C "$PROJECT_DIR/bench" BUILD="$BENCH_BUILD" >&2
+	run make -s -C "$PROJECT_DIR/bench" BUILD="$BENCH_BUILD" all placements \
+		PADS="${PADS[*]:0:$runs}" >&2
+}
+
+# placement_of BINARY: where its walkers landed (nm), the proof that the
+# runs' code placement differs.
+placement_of() {
+	echo "# $(basename "$1"): the timed functions' addresses (nm -n)"
+	nm -n "$1" | awk '$3 ~ /^(listbench_code_pad|list_walk_|lookup_(none|read|nonnull|nta|write)_)/ { print "  " $1, $3 }'
 }
 
 # cpu_busy_percent: how busy the CPUs were over one second, from
@@ -92,41 +110,97 @@ keep_cpu_results() {
 	log "bench: kept under results/${dir#"$RESULTS_DIR"/}; every CPU side by side: results/bench-cpus.txt"
 }
 
+# run_all GRID RUNS RUN_DIR ARGS...: each placement's listbench in turn.
+run_all() {
+	local grid=$1 runs=$2 run_dir=$3 i pad
+	shift 3
+	for ((i = 1; i <= runs; i++)); do
+		pad=${PADS[i - 1]}
+		log "bench: run $i of $runs (grid $grid, walkers moved by $pad bytes)"
+		placement_of "$BENCH_BUILD/listbench-pad$pad" >"$run_dir/build-$i.txt"
+		{
+			result_stamp
+			run "$BENCH_BUILD/listbench-pad$pad" --grid "$grid" --run "$i" \
+				--csv "$run_dir/run-$i.csv.tmp" "$@"
+		} >"$run_dir/run-$i.txt.tmp"
+		mv -f "$run_dir/run-$i.csv.tmp" "$run_dir/run-$i.csv"
+		mv -f "$run_dir/run-$i.txt.tmp" "$run_dir/run-$i.txt"
+	done
+}
+
 main() {
 	hold_cache_lock "$(basename "$0") $*"
-	local mode=full name=bench
+	local grid=default name=bench runs=${BENCH_RUNS:-3}
 	local -a listbench_args=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
-		--quick) mode=quick name=bench-quick; listbench_args+=(--quick) ;;
+		--quick) grid=quick name=bench-quick ;;
+		--full) grid=full ;;
+		--runs) [ $# -ge 2 ] || usage; runs=$2; shift ;;
 		--seconds) [ $# -ge 2 ] || usage; listbench_args+=(--seconds "$2"); shift ;;
 		*) usage ;;
 		esac
 		shift
 	done
+	if ! [[ "$runs" =~ ^[0-9]+$ ]] || [ "$runs" -lt 3 ] || [ "$runs" -gt ${#PADS[@]} ]; then
+		die "--runs $runs: a verdict that survives a rebuild needs 3 to ${#PADS[@]} builds" \
+			"give --runs 3 (the default) or up to ${#PADS[@]}"
+	fi
 	BENCH_BUILD=$LIST_PREFETCH_CACHE/bench
 	mkdir -p "$RESULTS_DIR"
 
-	stage_start "bench ($mode)"
-	build_bench
+	stage_start "bench ($grid, $runs builds)"
+	build_bench "$runs"
 	run "$BENCH_BUILD/test_walkers" >&2 ||
-		die "the walkers' unit tests failed: a walker visits the wrong nodes" \
+		die "the walkers' unit tests failed: a walker visits the wrong nodes, or a lookup's dependence is not what its name says" \
 			"fix bench/walkers.c or bench/nodes.c before trusting any timing"
 	run "$BENCH_BUILD/test_stats" >&2 ||
 		die "the statistics' unit tests failed: verdicts cannot be trusted" \
 			"fix bench/stats.c"
 	warn_if_busy
-	# Temp names of this run's own: two runs never write the same file.
+	local run_dir
+	if [ "$grid" = quick ]; then
+		run_dir=$RESULTS_DIR/runs-quick/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
+	else
+		run_dir=$RESULTS_DIR/cpus/$(cpu_slug)/runs/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
+	fi
+	mkdir -p "$run_dir"
+	run_all "$grid" "$runs" "$run_dir" "${listbench_args[@]}"
+	local -a run_csvs=()
+	local i
+	for ((i = 1; i <= runs; i++)); do
+		run_csvs+=("$run_dir/run-$i.csv")
+	done
+	# Published only whole: a failed aggregation leaves the last results.
 	local csv_tmp txt_tmp
 	csv_tmp=$(mktemp "$RESULTS_DIR/$name.csv.tmp.XXXXXX")
 	txt_tmp=$(mktemp "$RESULTS_DIR/$name.txt.tmp.XXXXXX")
-	result_stamp >"$txt_tmp"
-	run "$BENCH_BUILD/listbench" --csv "$csv_tmp" "${listbench_args[@]}" | tee -a "$txt_tmp"
+	{
+		result_stamp
+		echo "grid $grid, $runs builds; each run's report and placement: ${run_dir#"$PROJECT_DIR"/}/"
+		grep -m1 '^cpu:' "$run_dir/run-1.txt"
+		grep -m1 '^body work:' "$run_dir/run-1.txt"
+		sed -n '/^regimes by measurement/,/^body work/p' "$run_dir/run-1.txt" | sed '$d'
+		echo
+		PYTHONPATH=$PROJECT_DIR/scripts python3 "$PROJECT_DIR/scripts/bench_runs.py" \
+			"$csv_tmp" "${run_csvs[@]}"
+	} >"$txt_tmp"
 	mv -f "$csv_tmp" "$RESULTS_DIR/$name.csv"
 	mv -f "$txt_tmp" "$RESULTS_DIR/$name.txt"
+	cat "$RESULTS_DIR/$name.txt"
 	plot "$RESULTS_DIR/$name.csv" "$RESULTS_DIR/$name.png"
-	log "bench: results/$name.txt, results/$name.csv, results/$name.png"
-	[ "$mode" = quick ] || keep_cpu_results
+	log "bench: results/$name.txt, results/$name.csv, results/$name.png; runs: ${run_dir#"$PROJECT_DIR"/}"
+	if [ "$grid" != quick ]; then
+		keep_cpu_results
+		txt_tmp=$(mktemp "$RESULTS_DIR/verdict.txt.tmp.XXXXXX")
+		{
+			result_stamp
+			python3 "$PROJECT_DIR/scripts/verdict.py" "$RESULTS_DIR/bench.csv" \
+				"$PROJECT_DIR/results/examples/sizes-defconfig.txt"
+		} >"$txt_tmp"
+		mv -f "$txt_tmp" "$RESULTS_DIR/verdict.txt"
+		log "bench: the verdict in words: results/verdict.txt ('make readme' quotes it)"
+	fi
 	stage_end
 }
 

@@ -4,16 +4,28 @@
 
 Reads results/cpus/<cpu>/bench.csv (written by scripts/bench.sh, one
 directory per CPU model) and its cpu.txt stamp, and prints the headline
-of each: per walk, measured regime and prefetch form, the ratio to no
-prefetch with its 95 % CI and verdict. Regimes are measured per CPU, so
-a row compares like with like even where cache sizes differ.
+of each: per walk shape (list walks by work per node, dependent and
+independent lookups), measured regime and prefetch form, the ratio to no
+prefetch over the builds (median, lowest and highest build) and the
+verdict that holds in every build. Regimes are measured per CPU, so a
+row compares like with like even where cache sizes differ.
 """
 import csv
 import os
 import sys
 
 REGIMES = ["L1", "L2", "LLC", "DRAM", "TLB"]
-WALKS = ["list", "hash-lookup"]
+
+
+def shape(row):
+    if row["walk"] == "list":
+        return f"list {row['work']} ns"
+    return f"lookup {row['lookups'][:5]}"
+
+
+def shape_order(name):
+    kind, value = name.split(" ", 1)
+    return (kind != "list", int(value.split()[0]) if kind == "list" else value)
 
 
 def read_cpu(directory):
@@ -26,11 +38,11 @@ def read_cpu(directory):
     headline = {}
     with open(os.path.join(directory, "bench.csv")) as f:
         for row in csv.DictReader(f):
-            if row["headline"] == "1" and row["variant"] != "none":
-                key = (row["walk"], row["regime"], row["variant"])
-                headline[key] = (f"{float(row['ratio']):.3f} [{float(row['ci_low']):.3f},"
-                                 f"{float(row['ci_high']):.3f}] {row['verdict']}")
-                headline[(row["walk"], row["regime"], "set")] = int(row["bytes"])
+            if row.get("run") == "all" and row["headline"] == "1" and row["variant"] != "none":
+                key = (shape(row), row["regime"], row["variant"])
+                headline[key] = (f"{float(row['ratio']):.3f} [{float(row['spread_low']):.3f},"
+                                 f"{float(row['spread_high']):.3f}] {row['verdict']}")
+                headline[(shape(row), row["regime"], "set")] = int(row["bytes"])
     date = stamp.get("# project", "")
     return label, date, headline
 
@@ -54,30 +66,33 @@ def main():
         return 1
     variants = ["prefetch", "prefetch-nonnull", "prefetchnta", "prefetchw"]
     width = 38
+    walks = sorted({k[0] for _, _, _, h in cpus for k in h}, key=shape_order)
     print("Every CPU measured (make bench): time with each prefetch form / time without,")
-    print("median [95% CI] and verdict, per walk and measured regime (at its largest set).")
-    print("list: shuffled list walk, touching body; hash-lookup: load factor 1, half hits.")
+    print("median over the builds [lowest, highest build] and the verdict that holds in")
+    print("every build (else unstable), per walk and measured regime (at its largest set).")
+    print("list N ns: shuffled list walk, N ns of work per node; lookup depen/indep:")
+    print("dependent or independent hash lookups, load factor 1, half hits.")
     for name, label, _, _ in cpus:
         print(f"  {name}: {label}")
-    print(f"{'walk':<12} {'regime':<6} {'variant':<17}" +
+    print(f"{'walk':<14} {'regime':<6} {'variant':<17}" +
           "".join(f" {name[:width]:<{width}}" for name, _, _, _ in cpus))
-    for walk in WALKS:
+    for walk in walks:
         for regime in REGIMES:
             if not any((walk, regime, "set") in h for _, _, _, h in cpus):
                 continue
             sets = [size(h[(walk, regime, "set")]) if (walk, regime, "set") in h else "-"
                     for _, _, _, h in cpus]
-            print(f"{walk:<12} {regime:<6} {'(set)':<17}" +
+            print(f"{walk:<14} {regime:<6} {'(set)':<17}" +
                   "".join(f" {s:<{width}}" for s in sets))
             for variant in variants:
                 cells = [h.get((walk, regime, variant), "-") for _, _, _, h in cpus]
-                print(f"{'':<12} {'':<6} {variant:<17}" +
+                print(f"{'':<14} {'':<6} {variant:<17}" +
                       "".join(f" {c:<{width}}" for c in cells))
     print()
     print("In words (generated from the rows above): per CPU, walk and form, the regimes")
     print("of each verdict, with the range of the ratios.")
     for name, _, _, h in cpus:
-        for walk in WALKS:
+        for walk in walks:
             for variant in variants:
                 by_verdict = {}
                 for regime in REGIMES:

@@ -49,9 +49,16 @@ def print_sizes(results, config):
     return True
 
 
+def bench_shape(row):
+    if row["walk"] == "list":
+        return f"list, work {row['work']} ns"
+    return f"lookups, {row['lookups']}"
+
+
 def print_bench(results):
-    """The benchmark's headline cells, if current; False if not: per walk
-    and regime, each prefetch's time over no prefetch's, with its verdict."""
+    """The benchmark's headline cells in LLC and beyond, if current; False
+    if not: per walk shape and regime, each prefetch's time over no
+    prefetch's (the median over the builds) and the verdict of every build."""
     txt, table = os.path.join(results, "bench.txt"), os.path.join(results, "bench.csv")
     if not (os.path.exists(txt) and os.path.exists(table)):
         return False
@@ -59,15 +66,22 @@ def print_bench(results):
     if not st or st[1] or upd.outdated(st[0], upd.PRODUCERS["bench.txt"][0]):
         return False
     host = re.search(r"host: ([^;,]+)", open(txt).readline())
-    rows = [r for r in csv.DictReader(open(table)) if r["headline"] == "1" and r["variant"] != "none"]
+    rows = [r for r in csv.DictReader(open(table)) if r.get("run") == "all"
+            and r["headline"] == "1" and r["variant"] != "none"
+            and r["regime"] in ("LLC", "DRAM", "TLB")]
+    if not rows:
+        return False
     variants = list(dict.fromkeys(r["variant"] for r in rows))
-    print(f"Host benchmark (make bench, {host.group(1) if host else '?'}): time over no prefetch's, verdict")
-    print(f"  {'walk':<12}{'regime':<8}" + "".join(f"{v:<19}" for v in variants).rstrip())
+    print(f"Host benchmark (make bench, {host.group(1) if host else '?'}): time over no prefetch's, "
+          "verdict of every build")
+    print(f"  {'walk':<22}{'regime':<7}" + "".join(f"{v:<19}" for v in variants).rstrip())
     cells = {}
     for r in rows:
-        cells.setdefault((r["walk"], r["regime"]), {})[r["variant"]] = r
-    for (walk, regime), by_variant in cells.items():
-        line = f"  {walk:<12}{regime:<8}"
+        cells.setdefault((r["regime"], bench_shape(r)), {})[r["variant"]] = r
+    for (regime, shape), by_variant in sorted(cells.items(), key=lambda c: (
+            ("LLC", "DRAM", "TLB").index(c[0][0]), c[0][1].startswith("lookups"),
+            int(c[0][1].split()[2]) if c[0][1].startswith("list") else 0, c[0][1])):
+        line = f"  {shape:<22}{regime:<7}"
         for v in variants:
             r = by_variant.get(v)
             line += f"{float(r['ratio']):.3f} {r['verdict']:<13}" if r else " " * 19

@@ -34,11 +34,15 @@ SERIES = ["patches", "configs"]
 BOOTS = SERIES + ["guest", "scripts/boot.sh", "scripts/parse.sh", "scripts/boot_result.py",
                   "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
 CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
+BENCH = ["bench", "scripts/bench.sh", "scripts/bench_runs.py", "scripts/verdicts.py"]
 # What each quoted result depends on, and the command that remakes it.
 PRODUCERS = {
-    "bench.txt": (["bench", "scripts/bench.sh"], "make bench"),
-    "bench.png": (["bench", "scripts/bench.sh"], "make bench"),
-    "bench-cpus.txt": (["bench", "scripts/bench.sh", "scripts/bench_cpus.py"], "make bench"),
+    "bench.txt": (BENCH, "make bench"),
+    "bench.png": (BENCH, "make bench"),
+    "bench-cpus.txt": (BENCH + ["scripts/bench_cpus.py"], "make bench"),
+    "verdict.txt": (BENCH + SERIES + ["scripts/verdict.py", "scripts/sizes.sh",
+                                      "scripts/size_checks.py", "scripts/count-prefetches.sh",
+                                      "scripts/alt_prefetches.py"], "make bench"),
     "sizes-qemu.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
                                  "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
                        "make sizes CONFIG=qemu"),
@@ -69,6 +73,8 @@ PRODUCERS = {
 }
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
+# Results that cite another: current only while what they cite is.
+CITES = {"verdict.txt": ["sizes-defconfig.txt"]}
 STAMP = re.compile(r"^# project ([0-9a-f]+|\?)(\+changes)?, (\S+?)[;\s]", re.M)
 BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
@@ -99,7 +105,16 @@ def staleness(name, examples):
     if dirty:
         return f"it was made from uncommitted changes at {commit}; remake it: {command}"
     why = outdated(commit, paths)
-    return f"made at {commit} ({date}), {why}; remake it: {command}" if why else None
+    if why:
+        return f"made at {commit} ({date}), {why}; remake it: {command}"
+    for cited in CITES.get(name, []):
+        cited_why = staleness(cited, examples)
+        if cited_why:
+            return f"it cites {cited}, which is not current ({cited_why}); remake both"
+        cited_stamp = stamp(os.path.join(examples, cited))
+        if cited_stamp and f"project {cited_stamp[0]}" not in open(source).read():
+            return f"it cites another {cited} than results/examples/ holds; remake it: {command}"
+    return None
 
 
 def outdated(commit, paths):
