@@ -11,6 +11,7 @@
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
+#   make uml-bench     the kernel's own iterators on the real CPU (User-Mode Linux)
 #
 # Every target chains scripts in scripts/, each of which runs alone too.
 # LIST_PREFETCH_CACHE (default ~/.cache/list-prefetch) holds the kernel
@@ -20,7 +21,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench bisect sizes audit codegen readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench bisect sizes audit codegen readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -69,6 +70,10 @@ bench-full: deps
 RUNS ?= 5
 guest-bench: apply
 	scripts/guest-bench.sh --runs $(RUNS)
+
+# UML kernels default and on, booted A B B A on the host CPU.
+uml-bench: apply
+	scripts/uml-bench.sh
 
 # Long: builds every step of the series in both variants.
 bisect: deps

@@ -336,14 +336,17 @@ static double time_sample(struct workload *w, const struct cell *cell,
  */
 static void check_variants_agree(struct workload *w, struct cell *cell, size_t units)
 {
+	size_t census_lookups = units > 4096 ? units : 4096;
 	struct lookup_result want;
 	int v;
 
-	draw_keys(w, cell, units, 0x5eed);
 	if (cell->walk == WALK_HASH_LOOKUP) {
-		cell->census = lookup_census(&w->set->table, w->keys, units);
-		cell->census_lookups = units;
-		want = cell->census.result;
+		/* The counts from 4096 lookups at least; the check on the sample's. */
+		census_lookups = census_lookups < w->nr_keys ? census_lookups : w->nr_keys;
+		draw_keys(w, cell, census_lookups, 0x5eed);
+		cell->census = lookup_census(&w->set->table, w->keys, census_lookups);
+		cell->census_lookups = census_lookups;
+		want = lookup_census(&w->set->table, w->keys, units).result;
 	} else {
 		want = run_units(w, cell, PF_NONE, units, 0x5eed);
 	}
@@ -360,23 +363,33 @@ static void check_variants_agree(struct workload *w, struct cell *cell, size_t u
 	}
 }
 
-/* Units per sample so that one takes about @sample_ns. */
+/*
+ * Units per sample so that one takes about @sample_ns. Twice: the first
+ * pass also warms what the cell touches first (the TLB, a table just
+ * built), which would make a first, cold measurement too short.
+ */
 static size_t calibrate(struct workload *w, const struct cell *cell, uint64_t sample_ns)
 {
 	size_t units = 1, cap = cell->walk == WALK_HASH_LOOKUP ? w->nr_keys : (size_t)1 << 30;
-	uint64_t t0, spent;
+	uint64_t t0, spent = 0;
+	int pass;
 
-	for (;;) {
-		draw_keys(w, cell, units, 0xca11b);
-		t0 = now_ns();
-		run_units(w, cell, PF_NONE, units, 0xca11b);
-		spent = now_ns() - t0;
-		if (spent >= sample_ns / 4 || units >= cap)
-			break;
-		units = 2 * units < cap ? 2 * units : cap;
+	for (pass = 0; pass < 2; pass++) {
+		units = pass ? units / 4 + 1 : 1;
+		for (;;) {
+			draw_keys(w, cell, units, 0xca11b + pass);
+			t0 = now_ns();
+			run_units(w, cell, PF_NONE, units, 0xca11b + pass);
+			spent = now_ns() - t0;
+			if (spent >= sample_ns / 4 || units >= cap)
+				break;
+			units = 2 * units < cap ? 2 * units : cap;
+		}
+		units = (size_t)((double)units * (double)sample_ns /
+				 (double)(spent ? spent : 1)) + 1;
+		units = units < cap ? units : cap;
 	}
-	units = (size_t)((double)units * (double)sample_ns / (double)(spent ? spent : 1)) + 1;
-	return units < cap ? units : cap;
+	return units;
 }
 
 static void estimate_variants(struct cell *cell, struct samples *s)

@@ -64,16 +64,22 @@ static int link_lists(struct node_set *set)
 	return 0;
 }
 
+static size_t table_bytes(const struct hash_table *table)
+{
+	return ((size_t)1 << table->bits) * sizeof(*table->buckets);
+}
+
 static int link_hash_table(struct node_set *set, unsigned int load)
 {
 	struct hash_table *table = &set->table;
 	size_t i, buckets = set->nr_nodes / (load ? load : 1);
 
-	free(table->buckets);
+	bench_unmap(table->buckets, table_bytes(table));
 	set->load = load;
 	table->zero = 0;
 	table->bits = buckets ? floor_log2(buckets) : 0;
-	table->buckets = calloc((size_t)1 << table->bits, sizeof(*table->buckets));
+	/* Mapped as the nodes are: every table of a run in 4 KiB pages. */
+	table->buckets = bench_map(table_bytes(table), false);
 	if (!table->buckets)
 		return -1;
 	for (i = 0; i < set->nr_nodes; i++) {
@@ -169,7 +175,8 @@ void node_set_free(struct node_set *set)
 	bench_unmap(set->nodes, set->bytes);
 	free(set->order);
 	free(set->heads);
-	free(set->table.buckets);
+	if (set->table.buckets)
+		bench_unmap(set->table.buckets, table_bytes(&set->table));
 	memset(set, 0, sizeof(*set));
 }
 

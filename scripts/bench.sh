@@ -74,18 +74,6 @@ plot() {
 	mv -f "$png.tmp.$$" "$png"
 }
 
-# cpu_field KEY: the first value of KEY in /proc/cpuinfo.
-cpu_field() {
-	awk -F'\t*: ' -v key="$1" '$1 == key { print $2; exit }' /proc/cpuinfo
-}
-
-# cpu_slug: one directory name per CPU model, e.g. amd-epyc-f25m1s1.
-cpu_slug() {
-	local name
-	name=$(cpu_field 'model name' | tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
-	echo "${name:-cpu}-f$(cpu_field 'cpu family')m$(cpu_field model)s$(cpu_field stepping)"
-}
-
 # cpu_stamp: what the results of one CPU were measured on, and how.
 cpu_stamp() {
 	echo "cpu: $(cpu_field 'model name')"

@@ -101,7 +101,7 @@ require_tree() {
 TARGET_SCHEMA=(
 	'ARCH=!' 'CROSS_COMPILE=' 'LIST_PREFETCH_DEFAULT=!' 'FRAGMENT=!' 'IMAGE=!'
 	'QEMU=!' 'QEMU_ARGS=' 'CONSOLE=!' 'BUSYBOX_ARCH=!' 'PACKAGES='
-	'BOOT_VARIANTS=off on' 'CHECK_VARIANTS=off' 'UNAVAILABLE_SUITES='
+	'BOOT_VARIANTS=off on' 'CHECK_VARIANTS=off' 'UNAVAILABLE_SUITES=' 'KIND=qemu'
 )
 # shellcheck disable=SC2034 # read through a nameref in load_conf
 SET_SCHEMA=(
@@ -183,10 +183,22 @@ required_suites() {
 	done
 }
 
-# all_targets: the names of the targets under configs/targets/.
+# all_targets: the names of the targets under configs/targets/ that boot
+# under QEMU (KIND=qemu, the default); uml_targets: those that run as a
+# host process (KIND=uml), where the lab times, not boots.
 all_targets() {
 	local f
 	for f in "$PROJECT_DIR"/configs/targets/*.conf; do
+		! grep -qx 'KIND=uml' "$f" || continue
+		f=${f##*/}
+		echo "${f%.conf}"
+	done
+}
+
+uml_targets() {
+	local f
+	for f in "$PROJECT_DIR"/configs/targets/*.conf; do
+		grep -qx 'KIND=uml' "$f" || continue
 		f=${f##*/}
 		echo "${f%.conf}"
 	done
@@ -221,9 +233,12 @@ load_config_set() {
 # The series is applied in its own worktree; vanilla is the pristine one.
 SERIES_DIR=$LIST_PREFETCH_CACHE/tree/series
 
+# User-Mode Linux builds have trees of their own (scripts/uml-tree.sh).
 source_dir() {
-	case "$1" in
-	vanilla) echo "$TREE_DIR" ;;
+	case "${ARCH:-}:$1" in
+	um:vanilla) echo "$LIST_PREFETCH_CACHE/tree/um-vanilla" ;;
+	um:*) echo "$LIST_PREFETCH_CACHE/tree/um-series" ;;
+	*:vanilla) echo "$TREE_DIR" ;;
 	*) echo "$SERIES_DIR" ;;
 	esac
 }
@@ -359,6 +374,18 @@ run_logged() {
 }
 
 # host_description: CPU model and count, for every result header.
+# cpu_field KEY: the first value of KEY in /proc/cpuinfo.
+cpu_field() {
+	awk -F'\t*: ' -v key="$1" '$1 == key { print $2; exit }' /proc/cpuinfo
+}
+
+# cpu_slug: one directory name per CPU model, e.g. amd-epyc-f25m1s1.
+cpu_slug() {
+	local name
+	name=$(cpu_field 'model name' | tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+	echo "${name:-cpu}-f$(cpu_field 'cpu family')m$(cpu_field model)s$(cpu_field stepping)"
+}
+
 host_description() {
 	echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")"
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# uml-bench.sh - the kernel's own list iterators on the real CPU: User-Mode
+# Linux kernels of the series, default (LIST_PREFETCH=n) and forced on,
+# each with guest/umlbench built in, booted in turn as host processes
+# pinned to one CPU (A B B A ...), their walks timed by the kernel's own
+# clock. scripts/uml_bench.py pairs the boots and decides with the host
+# benchmark's statistics (scripts/verdicts.py).
+#
+#   uml-bench.sh            PAIRS pairs of boots over the working sets
+#   uml-bench.sh --quick    one small set, one boot of each variant, the
+#                           walks' results checked, no verdicts
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+UML_TARGET=um
+UML_SET=uml
+# Working sets (KiB): L1, L2, LLC-sized, DRAM; mem= leaves room for them.
+UML_SETS=${UML_SETS:-16,256,4096,65536,262144}
+UML_MEM=${UML_MEM:-1536M}
+UML_PAIRS=${UML_PAIRS:-6}
+UML_SAMPLES=${UML_SAMPLES:-11}
+
+usage() {
+	echo "usage: $0 [--quick]" >&2
+	exit 2
+}
+
+# uml_cpu: the CPU to pin to, the host benchmark's choice (the last allowed).
+uml_cpu() {
+	python3 -c 'import os; print(max(os.sched_getaffinity(0)))'
+}
+
+# boot_uml VARIANT LOG ARGS...: one run of a variant's kernel, its console
+# in LOG; fails, naming LOG, unless umlbench said "done".
+boot_uml() {
+	local variant=$1 logfile=$2 out status=0
+	shift 2
+	out=$(build_dir "$UML_TARGET" "$UML_SET" "$variant")
+	# UML maps its memory from a file under TMPDIR: /dev/shm holds it in RAM.
+	TMPDIR=/dev/shm timeout 600 taskset -c "$(uml_cpu)" "$out/linux" \
+		mem="$UML_MEM" "$@" </dev/null >"$logfile" 2>&1 || status=$?
+	if ! grep -q '^umlbench: done' "$logfile" && ! grep -q 'umlbench: done' "$logfile"; then
+		grep -E 'umlbench|Kernel panic|BUG|Oops' "$logfile" | tail -5 >&2 || true
+		die "the UML kernel $variant did not finish its walks (exit $status); console: $logfile" \
+			"read the console; 'no memory' needs a larger UML_MEM= (and as much free in /dev/shm)"
+	fi
+}
+
+build_variants() {
+	local variant
+	"$PROJECT_DIR/scripts/uml-tree.sh"
+	for variant in "$@"; do
+		"$PROJECT_DIR/scripts/configure.sh" "$UML_TARGET" "$variant" "$UML_SET"
+		"$PROJECT_DIR/scripts/build.sh" "$UML_TARGET" "$variant" "$UML_SET"
+	done
+}
+
+# The quick functional run: one small set, both variants, one boot each;
+# umlbench checks every walk's result itself and says "done" only if all held.
+quick() {
+	local dir=$RESULTS_DIR/uml-quick variant
+	mkdir -p "$dir"
+	for variant in off on; do
+		stage_start "uml boot $variant (quick)"
+		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.samples=1 \
+			umlbench.min_sample_ms=1
+		grep -q "umlbench: start CONFIG_LIST_PREFETCH=$([ "$variant" = on ] && echo y || echo n) " \
+			"$dir/boot-$variant.log" ||
+			die "the $variant UML kernel reports another CONFIG_LIST_PREFETCH than its variant" \
+				"check configs/variants/$variant.config against lab/um/"
+		log "uml: $variant: $(grep -c 'umlbench: walk=' "$dir/boot-$variant.log") walks timed and checked"
+		stage_end
+	done
+}
+
+main() {
+	hold_cache_lock "$(basename "$0") $*"
+	local mode=full
+	case "${1:-}" in
+	--quick) mode=quick ;;
+	"") ;;
+	*) usage ;;
+	esac
+	mkdir -p "$RESULTS_DIR"
+	build_variants off on
+	if [ "$mode" = quick ]; then
+		quick
+		return 0
+	fi
+	local dir i order variant cpu_dir
+	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
+	mkdir -p "$dir"
+	# A B B A: drift between boots hits both variants alike.
+	for ((i = 1; i <= UML_PAIRS; i++)); do
+		if ((i % 2)); then order="off on"; else order="on off"; fi
+		for variant in $order; do
+			stage_start "uml boot $i/$UML_PAIRS $variant"
+			boot_uml "$variant" "$dir/boot-$i-$variant.log" umlbench.sets="$UML_SETS" \
+				umlbench.samples="$UML_SAMPLES"
+			stage_end
+		done
+	done
+	cpu_dir=$RESULTS_DIR/cpus/$(cpu_slug)
+	mkdir -p "$cpu_dir"
+	local txt_tmp
+	txt_tmp=$(mktemp "$cpu_dir/uml-bench.txt.tmp.XXXXXX")
+	{
+		result_stamp
+		echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
+		echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
+		echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${dir#"$PROJECT_DIR"/}/"
+		python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir" "$RESULTS_DIR/bench.csv"
+	} >"$txt_tmp"
+	mv -f "$txt_tmp" "$cpu_dir/uml-bench.txt"
+	cp "$cpu_dir/uml-bench.txt" "$RESULTS_DIR/uml-bench.txt"
+	cat "$RESULTS_DIR/uml-bench.txt"
+	log "uml: results/uml-bench.txt and ${cpu_dir#"$PROJECT_DIR"/}/uml-bench.txt"
+}
+
+main "$@"; exit

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# uml-tree.sh - the source trees of the User-Mode Linux builds: worktrees
+# of the pristine tree (um-vanilla) and of the series (um-series), each
+# with guest/umlbench/umlbench.c built into lib/, and the series one
+# with the lab's own patches for UML (lab/um/*.patch: ARCH_HAS_LIST_PREFETCH
+# on UML, which the series does not propose). Remade only when one of
+# those inputs changed. Run after scripts/apply.sh.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# um_inputs BASE_REPO: what a UML tree is made of, as one hash.
+um_inputs() {
+	{
+		git -C "$1" rev-parse 'HEAD^{tree}'
+		cat "$PROJECT_DIR/guest/umlbench/umlbench.c"
+		[ "$1" = "$TREE_DIR" ] || cat "$PROJECT_DIR"/lab/um/*.patch
+	} | inputs_hash /dev/stdin
+}
+
+# make_um_tree NAME BASE_REPO: $LIST_PREFETCH_CACHE/tree/NAME from BASE_REPO's HEAD.
+make_um_tree() {
+	local name=$1 base=$2 dir stamp
+	dir=$LIST_PREFETCH_CACHE/tree/$name
+	stamp=$(um_inputs "$base")
+	if [ -f "$dir/.lp-um-tree" ] && [ "$(cat "$dir/.lp-um-tree")" = "$stamp" ]; then
+		log "uml-tree: $name is up to date"
+		return 0
+	fi
+	log "uml-tree: making $name from $(git -C "$base" log -1 --format='%h %s' HEAD)"
+	if [ -d "$dir" ]; then
+		git -C "$base" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
+		git -C "$base" worktree prune
+	fi
+	run git -C "$base" worktree add --force --detach "$dir" HEAD >&2
+	git -C "$dir" config user.name "list-prefetch lab"
+	git -C "$dir" config user.email "list-prefetch@localhost"
+	if [ "$base" != "$TREE_DIR" ]; then
+		git -C "$dir" am -q "$PROJECT_DIR"/lab/um/*.patch ||
+			die "a lab patch for UML no longer applies to the series (lab/um/)" \
+				"rebase it onto the series: git am it in a worktree of $SERIES_DIR, fix, format-patch into lab/um/"
+	fi
+	cp "$PROJECT_DIR/guest/umlbench/umlbench.c" "$dir/lib/umlbench.c"
+	# shellcheck disable=SC2016 # a make variable, for make
+	echo 'obj-$(CONFIG_UML) += umlbench.o' >>"$dir/lib/Makefile"
+	# The ignore file of Debian's tree ignores everything: add by force.
+	git -C "$dir" add -f lib/umlbench.c lib/Makefile
+	git -C "$dir" commit -q -m "lib: umlbench, the list-prefetch lab's in-kernel walks (UML only)"
+	echo "$stamp" >"$dir/.lp-um-tree"
+}
+
+main() {
+	hold_cache_lock "$(basename "$0") $*"
+	[ -d "$SERIES_DIR/.git" ] || [ -f "$SERIES_DIR/.git" ] ||
+		die "no series tree at $SERIES_DIR" "run 'make apply' first"
+	stage_start "uml trees"
+	make_um_tree um-vanilla "$TREE_DIR"
+	make_um_tree um-series "$SERIES_DIR"
+	stage_end
+}
+
+main "$@"; exit

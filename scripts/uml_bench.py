@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The in-kernel walks under UML, decided: does CONFIG_LIST_PREFETCH=y pay?
+
+  uml_bench.py BOOT_DIR [HOST_BENCH.csv]
+
+BOOT_DIR holds boot-<pair>-<variant>.log, the consoles of the UML
+kernels of scripts/uml-bench.sh (variants off, the series' default, and
+on), booted A B B A. Each console has umlbench's lines
+
+  umlbench: walk=W set_kib=K nodes=N sample=S ns_per_node=X
+
+The k-th sample of a walk in a default boot and the k-th in the on boot
+of the same pair make one paired ratio (on / default); every pair's
+samples together give the median ratio, its distribution-free 95 %
+interval and the sign tests of scripts/verdicts.py, with the false-
+discovery rate held over all cells (the host benchmark's statistics).
+
+With the host benchmark's CSV, each cell is set beside the user-space
+walk of the same shape and size (a shuffled list with a touching body and
+no extra work; dependent hash lookups at load factor 1, half hits), and
+a disagreement beyond both intervals is named.
+"""
+import csv
+import glob
+import os
+import re
+import statistics
+import sys
+
+import verdicts
+
+LINE = re.compile(r"umlbench: walk=(\S+) set_kib=(\d+) nodes=(\d+) sample=(\d+) "
+                  r"ns_per_node=([\d.]+)")
+HOST_SHAPE = {"list": ("list", "0", "-"), "rcu": ("list", "0", "-"),
+              "lookup": ("hash-lookup", "0", "dependent")}
+
+
+def read_boots(directory):
+    """{(pair, variant): {(walk, kib): [ns per sample, in sample order]}}."""
+    boots = {}
+    for path in glob.glob(os.path.join(directory, "boot-*-*.log")):
+        m = re.search(r"boot-(\d+)-(\w+)\.log$", path)
+        if not m:
+            continue
+        cells = boots.setdefault((int(m.group(1)), m.group(2)), {})
+        for walk, kib, _, sample, ns in LINE.findall(open(path, errors="replace").read()):
+            cells.setdefault((walk, int(kib)), {})[int(sample)] = float(ns)
+    return boots
+
+
+def host_cells(path):
+    """{(walk, bytes): row} of the host benchmark's aggregate rows, prefetch."""
+    if not path or not os.path.exists(path):
+        return {}
+    cells = {}
+    for r in csv.DictReader(open(path)):
+        if r.get("run") != "all" or r["variant"] != "prefetch":
+            continue
+        for walk, (hwalk, work, lookups) in HOST_SHAPE.items():
+            if (r["walk"] == hwalk and r["work"] == work and r["lookups"] == lookups
+                    and (hwalk != "list" or r["layout"] == "shuffled" and r["body"] == "touch")
+                    and (hwalk != "hash-lookup" or r["load"] == "1" and float(r["hits"]) == 0.5
+                         and r["position"] == "uniform")):
+                cells[(walk, int(r["bytes"]))] = r
+    return cells
+
+
+def size(kib):
+    return f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    boots = read_boots(sys.argv[1])
+    host = host_cells(sys.argv[2] if len(sys.argv) > 2 else None)
+    pairs = sorted({p for p, v in boots if (p, "off") in boots and (p, "on") in boots})
+    if not pairs:
+        print(f"uml_bench: no pair of default and on boots in {sys.argv[1]}", file=sys.stderr)
+        return 1
+    keys = sorted({k for p in pairs for k in boots[(p, "off")]}, key=lambda k: (k[1], k[0]))
+    results = []
+    for key in keys:
+        obs, off_ns, on_ns = [], [], []
+        for p in pairs:
+            a, b = boots[(p, "off")].get(key, {}), boots[(p, "on")].get(key, {})
+            obs += [(b[s], a[s]) for s in sorted(a) if s in b]
+            off_ns += list(a.values())
+            on_ns += list(b.values())
+        r = verdicts.paired_ratio(obs)
+        if r:
+            r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(off_ns),
+                      "on_ns": statistics.median(on_ns)})
+            results.append(r)
+    verdicts.decide(results)
+    print(f"{len(pairs)} pairs of boots (default, on), A B B A; paired ratio on / default per sample")
+    print(f"{'walk':<7} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
+          f"{'on / default [95% CI]':<24} {'verdict':<11} {'user space (make bench)':<34}")
+    disagreements = []
+    for r in results:
+        h = host.get((r["walk"], r["kib"] * 1024))
+        hostcol = (f"{float(h['ratio']):.3f} [{float(h['ci_low']):.3f},{float(h['ci_high']):.3f}] "
+                   f"{h['verdict']}" if h else "-")
+        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>10.2f} "
+              f"{r['on_ns']:>8.2f}  {r['ratio']:.3f} [{r['ci_low']:.3f},{r['ci_high']:.3f}]    "
+              f"{r['verdict']:<11} {hostcol}")
+        if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
+            disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
+                                 f"user space {float(h['ratio']):.3f}")
+    met = sum(max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
+              for r in results)
+    print(f"precision: {met} of {len(results)} intervals within +-1 %")
+    print("verdicts (FDR 5 % over these cells, equivalence within +-2 %): " + ", ".join(
+        f"{w} {sum(r['verdict'] == w for r in results)}"
+        for w in ("faster", "slower", "equivalent", "undecided")))
+    if host:
+        print("in-kernel and user-space ratios disagree beyond both intervals: "
+              + ("; ".join(disagreements) if disagreements else "nowhere they were both measured"))
+    else:
+        print("no host benchmark results to compare with (make bench)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
