@@ -175,6 +175,8 @@ main() {
 	} >"$txt_tmp"
 	mv -f "$csv_tmp" "$RESULTS_DIR/$name.csv"
 	mv -f "$txt_tmp" "$RESULTS_DIR/$name.txt"
+	# The run keeps its decision too: a later run replaces results/bench.*.
+	cp "$RESULTS_DIR/$name.txt" "$RESULTS_DIR/$name.csv" "$run_dir/"
 	cat "$RESULTS_DIR/$name.txt"
 	plot "$RESULTS_DIR/$name.csv" "$RESULTS_DIR/$name.png"
 	log "bench: results/$name.txt, results/$name.csv, results/$name.png; runs: ${run_dir#"$PROJECT_DIR"/}"
