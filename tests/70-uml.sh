@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# User-Mode Linux: the series' default and forced-on kernels as host
+# processes, their in-kernel walks (guest/umlbench) run and checked.
+# shellcheck disable=SC2317 # functions called by name
+
+plan_uml() {
+	cat <<'PLAN'
+all 3600 test_uml_quick
+all 120 test_uml_bench_pairs_and_decides
+PLAN
+}
+
+# Both UML kernels build from the trees of scripts/uml-tree.sh, report
+# the CONFIG_LIST_PREFETCH of their variant, and run every walk of
+# umlbench with its result checked (the kernel says "done" only then).
+test_uml_quick() {
+	"$PROJECT_DIR/scripts/uml-bench.sh" --quick
+	local variant log walks
+	for variant in off on; do
+		log=$RESULTS_DIR/uml-quick/boot-$variant.log
+		walks=$(grep -c 'umlbench: walk=' "$log")
+		echo "$variant: $walks walks checked"
+		[ "$walks" -eq 4 ] || { echo "$variant: $walks walks, want list, lookup, rcu and skb"; return 1; }
+	done
+}
+
+# uml_bench.py pairs the k-th samples of the two boots of a pair and
+# decides with the host benchmark's statistics: a doctored set where on
+# is 10 % faster everywhere is 'faster', one with no difference
+# 'equivalent'.
+test_uml_bench_pairs_and_decides() {
+	local dir pair variant sample ns
+	dir=$(mktemp -d)
+	for pair in 1 2 3; do
+		for variant in off on; do
+			for sample in 0 1 2 3 4 5 6 7 8 9; do
+				ns=$(awk -v v="$variant" -v s="$sample" 'BEGIN { printf "%.3f", (v == "on" ? 90 : 100) + s / 100 }')
+				echo "umlbench: walk=list set_kib=65536 nodes=349525 sample=$sample ns_per_node=$ns"
+				ns=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
+				echo "umlbench: walk=rcu set_kib=65536 nodes=349525 sample=$sample ns_per_node=$ns"
+			done >>"$dir/boot-$pair-$variant.log"
+		done
+	done
+	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir" | tee "$dir/out.txt"
+	grep -Eq '^list +64 MiB .* faster' "$dir/out.txt" && grep -Eq '^rcu +64 MiB .* equivalent' "$dir/out.txt" ||
+		{ echo "uml_bench.py: want list faster and rcu equivalent"; return 1; }
+	rm -rf "$dir"
+}
