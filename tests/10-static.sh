@@ -256,16 +256,17 @@ test_summary_shows_only_current_results() {
 	fake_boot "$dir" off "$head"
 	fake_boot "$dir" on "$first"
 	echo "# project $head, 2026-01-01T00:00:00Z; host: Test CPU, 2 CPUs; command: scripts/bench.sh" >"$dir/bench.txt"
-	printf '%s\n' 'walk,layout,body,bytes,regime,headline,variant,ratio,verdict' \
-		'hash-lookup,hashed,compare,16384,L1,1,none,1.00000,baseline' \
-		'hash-lookup,hashed,compare,16384,L1,1,prefetch,1.23456,slower' >"$dir/bench.csv"
+	printf '%s\n' 'walk,layout,body,work,lookups,bytes,run,regime,headline,variant,ratio,verdict' \
+		'hash-lookup,hashed,compare,0,dependent,1073741824,all,DRAM,1,none,1.00000,baseline' \
+		'hash-lookup,hashed,compare,0,dependent,1073741824,all,DRAM,1,prefetch,1.23456,slower' \
+		'hash-lookup,hashed,compare,0,dependent,1073741824,1,DRAM,1,prefetch,1.3,slower' >"$dir/bench.csv"
 	out=$(python3 "$PROJECT_DIR/scripts/summary.py" "$dir")
 	rm -rf "$dir"
 	echo "$out"
 	grep -q 'qemu   x86_64     off  LIST_PREFETCH=n pass' <<<"$out" || { echo "the current boot is not shown"; return 1; }
 	! grep -q 'x86_64     on' <<<"$out" || { echo "the stale boot is shown"; return 1; }
 	grep -q 'no current result: results/boot-x86_64-qemu-on.json' <<<"$out" || { echo "the stale boot is not named"; return 1; }
-	grep -q 'hash-lookup L1      1.235 slower' <<<"$out" || { echo "the benchmark headline is not shown"; return 1; }
+	grep -q 'lookups, dependent    DRAM   1.235 slower' <<<"$out" || { echo "the benchmark headline is not shown"; return 1; }
 	grep -q 'no current result: results/sizes-qemu.json' <<<"$out" || { echo "missing sizes are not named"; return 1; }
 }
 

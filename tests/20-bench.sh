@@ -66,7 +66,7 @@ test_bench_quick() {
 	[ -n "$(find "$csv" -newer "$mark")" ] || { echo "$csv was not written by this run"; return 1; }
 	rm -f "$mark"
 	[ $((SECONDS - t0)) -le 90 ] || { echo "make bench-quick took $((SECONDS - t0)) s, over a minute and a half"; return 1; }
-	run_dir=$(ls -d "$RESULTS_DIR"/runs-quick/*/ | tail -1)
+	run_dir=$(ls -td "$RESULTS_DIR"/runs-quick/*/ | head -1)
 	python3 - "$csv" "$run_dir" <<'PY'
 import csv, glob, os, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
