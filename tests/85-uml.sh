@@ -43,7 +43,10 @@ test_uml_bench_pairs_and_decides() {
 		done
 	done
 	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir" | tee "$dir/out.txt"
-	grep -Eq '^list +64 MiB .* faster' "$dir/out.txt" && grep -Eq '^rcu +64 MiB .* equivalent' "$dir/out.txt" ||
-		{ echo "uml_bench.py: want list faster and rcu equivalent"; return 1; }
+	if ! { grep -Eq '^list +64 MiB .* faster' "$dir/out.txt" &&
+		grep -Eq '^rcu +64 MiB .* equivalent' "$dir/out.txt"; }; then
+		echo "uml_bench.py: want list faster and rcu equivalent"
+		return 1
+	fi
 	rm -rf "$dir"
 }
