@@ -6,7 +6,7 @@
 #   make check-all   every test: all targets, debug kernels, sizes, A/B, audit
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
 #   make bench-quick   the same in three working sets, under a minute
-#   make bench-full    every axis at every working set, about an hour
+#   make bench-full    every axis at every working set, about 1.5 hours
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
