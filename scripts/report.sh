@@ -210,9 +210,7 @@ section_audit() {
 }
 
 section_bench() {
-	include_result verdict.txt "== the verdict in words (scripts/verdict.py)"
-	echo
-	include_result bench.txt "== make bench (host CPU: real timings, three builds)"
+	include_result bench.txt "== make bench (host CPU: real timings)"
 	[ ! -f "$RESULTS_DIR/bench.png" ] || echo "  plot: results/bench.png"
 }
 

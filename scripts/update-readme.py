@@ -12,8 +12,10 @@ in a code block: the figures are what the commands printed, never typed.
 Provenance: every result starts with a stamp, '# project COMMIT, DATE'
 (scripts/lib.sh's result_stamp; record-run.sh's on its second line). A
 result is quoted only if it is current: made from a clean checkout, at
-a commit that already holds the last change to the series and to the
-code that produces it (PRODUCERS). A stale one is not quoted; its block
+a commit whose series and producing code (PRODUCERS) hold what they hold
+now: the series' code without its messages and comments, and no new
+file counted under configs/ or guest/ but for run records (outdated()).
+A stale one is not quoted; its block
 says so, naming the file, the change it predates and the command that
 remakes it, and the exit status is 1.
 
@@ -112,31 +114,63 @@ def staleness(name, examples):
         if cited_why:
             return f"it cites {cited}, which is not current ({cited_why}); remake both"
         cited_stamp = stamp(os.path.join(examples, cited))
-        if cited_stamp and f"project {cited_stamp[0]}" not in open(source).read():
+        if cited_stamp and f"project {cited_stamp[0]}" not in " ".join(open(source).read().split()):
             return f"it cites another {cited} than results/examples/ holds; remake it: {command}"
     return None
 
 
+# Directories whose new files nothing made before them reads: a target,
+# a config set or a guest program is used where an existing file names it.
+# Run records (their paths hold tests/) count every new file all the same.
+NAMED_BY_OTHERS = ("configs", "guest")
+
+
 def outdated(commit, paths):
-    """None if COMMIT holds the last change to PATHS (of patches/: to the
-    series' code, not its messages), else what changed since."""
-    code_paths = [p for p in paths if p != "patches"]
-    last = git("log", "-1", "--format=%h", "--", *code_paths).stdout.strip() if code_paths else ""
-    if last and git("merge-base", "--is-ancestor", last, commit).returncode != 0:
-        return f"before {last} changed {' '.join(code_paths)}"
+    """None if PATHS hold at HEAD what they held at COMMIT, else which of
+    them changed since. Of patches/, only the series' code counts (not its
+    messages, not its comments: series_code()); of NAMED_BY_OTHERS, only
+    files that existed at COMMIT, unless PATHS are a run record's."""
+    exempt = [] if "tests" in paths else [p for p in paths if p in NAMED_BY_OTHERS]
+    plain = [p for p in paths if p != "patches" and p not in exempt]
+    changed = []
+    if plain:
+        changed += git("diff", "--name-only", commit, "HEAD", "--", *plain).stdout.split()
+    if exempt:
+        changed += git("diff", "--name-only", "--diff-filter=CDMRT", commit, "HEAD", "--",
+                       *exempt).stdout.split()
+    if changed:
+        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        return f"before {', '.join(changed[:3])}{more} changed"
     if "patches" in paths and series_code(commit) != series_code("HEAD"):
         return "before the series' code changed"
     return None
 
 
+COMMENT = re.compile(r"^[-+]\s*(/\*.*|\*.*|\*/\s*|//.*)?$")
+
+
+def code_lines(diff):
+    """A patch's diff as code: the files and the lines it adds or removes,
+    without comment lines, blank lines, blob ids and line numbers (a
+    comment moves neither code nor anything a build makes of it)."""
+    out = []
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            out.append(line)
+        elif line[:1] in "+-" and not line.startswith(("+++", "---")) and not COMMENT.match(line):
+            out.append(line)
+    return "\n".join(out)
+
+
 def series_code(rev):
-    """The series at REV as code: each patch's diff, without its message."""
+    """The series at REV as code: each patch's diff, without its message
+    or comments (code_lines())."""
     names = git("ls-tree", "--name-only", rev, "patches/").stdout.split()
     code = []
     for name in sorted(n for n in names if n.endswith(".patch") and "/0000-" not in n):
         text = git("show", f"{rev}:{name}").stdout
         start = text.find("\ndiff --git ")
-        code.append(text[start:] if start >= 0 else "")
+        code.append(code_lines(text[start:]) if start >= 0 else "")
     return "\n".join(code)
 
 
