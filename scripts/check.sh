@@ -45,23 +45,70 @@ stage_files() {
 	done
 }
 
-# plan: every test of every stage, in stage order, as plan lines.
+# plan_stage FILE: one stage's plan lines, from a process of its own
+# with errexit and inherit_errexit in force (in this one, under a
+# condition, bash would ignore errexit), so that a command failing half
+# way fails the plan.
+plan_stage() {
+	local stage=${1##*/[0-9][0-9]-}
+	stage=${stage%.sh}
+	set -euo pipefail
+	shopt -s inherit_errexit
+	"plan_${stage//-/_}"
+}
+
+# plan: every test of every stage, in stage order, as plan lines. A plan
+# function that fails, or prints a line that is no plan line or names no
+# test function, stops the run: its tests would silently be missing.
 plan() {
-	local f stage
+	local f status line
 	for f in $(stage_files); do
-		stage=${f##*/[0-9][0-9]-}
-		stage=${stage%.sh}
-		"plan_${stage//-/_}"
+		local out
+		set +e
+		out=$("$0" --plan-stage "$f")
+		status=$?
+		set -e
+		[ "$status" -eq 0 ] ||
+			die "the plan of ${f#"$PROJECT_DIR"/} failed (exit $status): its tests and every later stage's would be missing" \
+				"fix its plan_ function (run 'scripts/check.sh --list' to see the error)"
+		while IFS= read -r line; do
+			[ -n "$line" ] || continue
+			[[ "$line" =~ ^(check|all)(:cache)?\ [0-9]+\ (test_[A-Za-z0-9_]+)(\ .*)?$ ]] ||
+				die "${f#"$PROJECT_DIR"/}: '$line' is no plan line" \
+					"a plan line is 'TIER[:cache] TIMEOUT TEST [ARG...]'"
+			declare -F "${BASH_REMATCH[3]}" >/dev/null ||
+				die "${f#"$PROJECT_DIR"/}: the plan names ${BASH_REMATCH[3]}, which is no function" \
+					"define it in the stage file, or fix the plan"
+			echo "$line"
+		done <<<"$out"
 	done
 }
 
 # select_plan TIER: the plan lines of a tier.
 select_plan() {
+	local lines
+	lines=$(plan)
 	case "$1" in
-	check) plan | awk '$1 ~ /^check(:|$)/' ;;
-	all) plan ;;
+	check) awk '$1 ~ /^check(:|$)/' <<<"$lines" ;;
+	all) echo "$lines" ;;
 	*) usage ;;
 	esac
+}
+
+# check_manifest TIER PLAN_FILE: the tier's tests are those of
+# tests/manifest-TIER.txt, no more and no fewer: adding or removing a test
+# changes the manifest in the same commit, where a review sees it.
+check_manifest() {
+	local tier=$1 planfile=$2 manifest=$TESTS_DIR/manifest-$1.txt diffs
+	if [ ! -f "$manifest" ]; then
+		# Only scratch test directories (the runner's own tests) may lack one.
+		[ "$TESTS_DIR" != "$PROJECT_DIR/tests" ] || die "no $manifest" \
+			"write it: scripts/check.sh --tier $tier --list | cut -d' ' -f3- >${manifest#"$PROJECT_DIR"/}"
+		return 0
+	fi
+	diffs=$(diff <(cut -d' ' -f3- "$planfile") "$manifest" | sed -n 's/^< /  planned, not in the manifest: /p; s/^> /  in the manifest, not planned: /p') || true
+	[ -z "$diffs" ] || die "the plan of tier $tier differs from ${manifest#"$PROJECT_DIR"/}:
+$diffs" "if the change is meant, update the manifest in the same commit: scripts/check.sh --tier $tier --list | cut -d' ' -f3- >${manifest#"$PROJECT_DIR"/}"
 }
 
 # plan_line 'TEST [ARG...]': the plan line of one test, or a default one.
@@ -192,6 +239,11 @@ main() {
 		run_test_process "$@"
 		return
 		;;
+	--plan-stage)
+		source_stage_files
+		plan_stage "$2"
+		return
+		;;
 	esac
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -209,7 +261,13 @@ main() {
 		local name
 		for name in "${selected[@]}"; do lines+=("$(plan_line "$name")"); done
 	else
-		mapfile -t lines < <(select_plan "$tier")
+		# The plan into a file first: a failing plan stops the run here.
+		local planfile
+		planfile=$(mktemp)
+		select_plan "$tier" >"$planfile"
+		[ "$list" = y ] || check_manifest "$tier" "$planfile"
+		mapfile -t lines <"$planfile"
+		rm -f "$planfile"
 	fi
 	if [ "$list" = y ]; then
 		printf '%s\n' "${lines[@]}"

@@ -412,8 +412,13 @@ project_commit() {
 # set_targets CONFIG_SET: the targets a config set boots: its BOOT_TARGETS,
 # or every target when it names none.
 set_targets() {
-	local targets
+	local targets target
 	targets=$(load_config_set "$1" && echo "${BOOT_TARGETS:-}")
+	for target in $targets; do
+		[ -f "$PROJECT_DIR/configs/targets/$target.conf" ] ||
+			die "configs/sets/$1.conf: BOOT_TARGETS names '$target', which is no target (no configs/targets/$target.conf)" \
+				"name one of: $(all_targets | tr '\n' ' ')"
+	done
 	if [ -n "$targets" ]; then echo "$targets" | tr ' ' '\n'; else all_targets; fi
 }
 

@@ -11,11 +11,14 @@ check:cache 120 test_fresh_cache_is_created
 check 300 test_tree_unpacked
 check 120 test_runner_fails_a_failing_middle_command
 check 120 test_runner_caches_only_passes
+check 120 test_runner_stops_on_a_failing_plan
+check 120 test_runner_holds_the_plan_to_its_manifest
 check 60 test_runner_speaks_ktap
 check 60 test_cache_lock_names_its_holder
 check:cache 120 test_shellcheck
 check 30 test_data_files_load
 check 30 test_misspelt_data_file_key_is_named
+check 30 test_boot_targets_name_targets
 check 30 test_data_file_keys_documented
 check 60 test_quoted_results_are_current
 check 60 test_summary_shows_only_current_results
@@ -103,6 +106,68 @@ test_probe_hangs() { sleep 60; }')
 		echo "$out" | grep -qE -- "$want" || { echo "missing: /$want/"; return 1; }
 	done
 	! echo "$out" | grep -q '^  | # after$' || { echo "the failing middle command did not stop its test"; return 1; }
+	rm -rf "$scratch"
+}
+
+# probe_stages SCRATCH: run check.sh on SCRATCH/tests as they are;
+# prints its output, then its exit status.
+probe_stages() {
+	local scratch=$1 status=0
+	mkdir -p "$scratch/results"
+	CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
+		"$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 || status=$?
+	sed 's/^/  | /' "$scratch/out"
+	echo "exit status $status"
+}
+
+# A plan function that fails half way (a grep on a missing file) stops
+# the run before any test, naming its stage: it would otherwise drop its
+# own later tests and every later stage's, and pass on what is left.
+test_runner_stops_on_a_failing_plan() {
+	local scratch out
+	scratch=$(mktemp -d)
+	mkdir -p "$scratch/tests"
+	cat >"$scratch/tests/10-probe.sh" <<'STAGE'
+plan_probe() {
+	echo "check 30 test_probe_passes"
+	grep -h "a plan's data" /no/such/file
+	echo "check 30 test_probe_later"
+}
+test_probe_passes() { true; }
+test_probe_later() { true; }
+STAGE
+	cat >"$scratch/tests/20-after.sh" <<'STAGE'
+plan_after() { echo "check 30 test_probe_after"; }
+test_probe_after() { true; }
+STAGE
+	out=$(probe_stages "$scratch")
+	echo "$out"
+	echo "$out" | grep -q 'the plan of .*10-probe.sh failed' || { echo "the failing plan is not named"; return 1; }
+	! echo "$out" | grep -q '^exit status 0$' || { echo "the run passed on a broken plan"; return 1; }
+	! echo "$out" | grep -q 'passed, ' || { echo "tests ran on a broken plan"; return 1; }
+	rm -rf "$scratch"
+}
+
+# With a manifest, a test added or removed without it stops the run,
+# naming the test; the manifest updated, the run goes on.
+test_runner_holds_the_plan_to_its_manifest() {
+	local scratch out
+	scratch=$(mktemp -d)
+	mkdir -p "$scratch/tests"
+	cat >"$scratch/tests/10-probe.sh" <<'STAGE'
+plan_probe() { printf '%s\n' "check 30 test_probe_passes" "check 30 test_probe_new"; }
+test_probe_passes() { true; }
+test_probe_new() { true; }
+STAGE
+	echo test_probe_passes >"$scratch/tests/manifest-check.txt"
+	out=$(probe_stages "$scratch")
+	echo "$out"
+	echo "$out" | grep -q 'planned, not in the manifest: test_probe_new' ||
+		{ echo "the unlisted test is not named"; return 1; }
+	! echo "$out" | grep -q '^exit status 0$' || { echo "the run passed with a plan off its manifest"; return 1; }
+	printf '%s\n' test_probe_passes test_probe_new >"$scratch/tests/manifest-check.txt"
+	out=$(probe_stages "$scratch")
+	echo "$out" | grep -q '^  | 2 passed, 0 failed$' || { echo "the updated manifest did not let the run go on"; echo "$out"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -196,6 +261,26 @@ test_data_files_load() {
 		(load_conf "$f")
 		echo "loads: ${f#"$PROJECT_DIR"/}"
 	done
+}
+
+# A config set whose BOOT_TARGETS names no target (x86-64 for x86_64)
+# is an error naming the set, the name and the targets there are: it
+# would otherwise drop that set's boots from the plan.
+test_boot_targets_name_targets() {
+	local dir out
+	out=$(mktemp)
+	dir=$(mktemp -d)
+	mkdir -p "$dir/configs/sets" "$dir/configs/targets"
+	cp "$PROJECT_DIR/configs/targets/x86_64.conf" "$dir/configs/targets/"
+	printf 'BASE=tinyconfig\nBOOT_TARGETS="x86-64"\n' >"$dir/configs/sets/typo.conf"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	expect_failure "$out" "typo.conf: BOOT_TARGETS names 'x86-64', which is no target" "name one of: x86_64" \
+		bash -c '. "$1/scripts/lib.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir" || return 1
+	printf 'BASE=tinyconfig\nBOOT_TARGETS="x86_64"\n' >"$dir/configs/sets/typo.conf"
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	[ "$(bash -c '. "$1/scripts/lib.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir")" = x86_64 ] ||
+		{ echo "the set spelt right does not load"; return 1; }
+	rm -rf "$dir" "$out"
 }
 
 # A misspelt key (GUEST_WORKLOAD for GUEST_WORKLOADS) and a missing
@@ -305,8 +390,10 @@ test_series_applies_to_pristine() {
 # without the tree's history runs it: 0 errors, 0 warnings, 0 checks.
 test_checkpatch_strict() {
 	require_tree
-	local patch out failed=0
-	for patch in $(series_files); do
+	local patch out failed=0 patches checked=0
+	patches=$(series_files)
+	for patch in $patches; do
+		checked=$((checked + 1))
 		out=$(checkpatch_outside_git "$patch" 2>&1) || true
 		echo "${patch##*/}: $(echo "$out" | grep '^total:')"
 		if ! echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
@@ -314,6 +401,9 @@ test_checkpatch_strict() {
 			failed=1
 		fi
 	done
+	# An empty or missing series would pass on nothing.
+	echo "$checked patches checked"
+	[ "$checked" -gt 0 ] || { echo "no patch in patches/series: nothing was checked"; return 1; }
 	return "$failed"
 }
 

@@ -8,9 +8,12 @@
 # shellcheck disable=SC2317 # functions called by name
 
 plan_boot() {
-	local target variant tier
-	for target in $(targets_in_check_order); do
-		for variant in $(boot_variants "$target"); do
+	local target variant tier targets variants
+	# Assigned first: a failure in a for loop's list would pass unseen.
+	targets=$(targets_in_check_order)
+	for target in $targets; do
+		variants=$(boot_variants "$target")
+		for variant in $variants; do
 			tier=all
 			case " $(check_variants "$target") " in *" $variant "*) tier=check ;; esac
 			echo "$tier 3600 test_boot $target $variant"

@@ -7,6 +7,7 @@
 plan_uml() {
 	cat <<'PLAN'
 all 3600 test_uml_quick
+all 3600 test_uml_kunit
 all 120 test_uml_bench_pairs_and_decides
 PLAN
 }
@@ -22,6 +23,20 @@ test_uml_quick() {
 		walks=$(grep -c 'umlbench: walk=' "$log")
 		echo "$variant: $walks walks checked"
 		[ "$walks" -eq 4 ] || { echo "$variant: $walks walks, want list, lookup, rcu and skb"; return 1; }
+	done
+}
+
+# kunit.py --arch=um runs the list suites and the series' suite in both
+# variants, every case passing (kunit.py fails the run otherwise), and
+# the suites are there: a run of no test would pass vacuously.
+test_uml_kunit() {
+	"$PROJECT_DIR/scripts/uml-kunit.sh" off on | tee "$RESULTS_DIR/uml-kunit.txt"
+	local variant suite
+	for variant in off on; do
+		for suite in list-kunit-test hlist klist list_prefetch; do
+			grep -Eq "^uml $variant: .*\b$suite [1-9][0-9]*/0/" "$RESULTS_DIR/uml-kunit.txt" ||
+				{ echo "uml $variant: suite $suite did not run and pass"; return 1; }
+		done
 	done
 }
 

@@ -143,9 +143,12 @@ checkpatch_outside_git() {
 # plan_checked_boots SET BOOT_TEST MARKERS_TEST: for each target and
 # variant SET boots, a test that boots it and one that reads its log.
 plan_checked_boots() {
-	local set=$1 boot_test=$2 markers_test=$3 target variant
-	for target in $(set_targets "$set"); do
-		for variant in $(boot_variants "$target"); do
+	local set=$1 boot_test=$2 markers_test=$3 target variant targets variants
+	# Assigned first: a failure in a for loop's list would pass unseen.
+	targets=$(set_targets "$set")
+	for target in $targets; do
+		variants=$(boot_variants "$target")
+		for variant in $variants; do
 			echo "all 5400 $boot_test $target $variant"
 			echo "all 60 $markers_test $target $variant"
 		done
