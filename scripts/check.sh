@@ -172,8 +172,16 @@ run_one() {
 		fi
 	fi
 	t0=$SECONDS
+	# In the background, waited for: a signal to this runner is then
+	# handled at once (on_interrupt), not after the test. timeout makes
+	# the test its own process group; it is killed whole at its end, so
+	# that nothing it started outlives it (or holds the cache lock).
 	# shellcheck disable=SC2086 # the test and its arguments are words
-	timeout --kill-after=10 "$timeout" "$0" --run $name >"$logfile" 2>&1 </dev/null || status=$?
+	timeout --kill-after=10 "$timeout" "$0" --run $name >"$logfile" 2>&1 </dev/null &
+	CURRENT_TEST_PID=$!
+	wait "$CURRENT_TEST_PID" || status=$?
+	kill -KILL -- "-$CURRENT_TEST_PID" 2>/dev/null || true
+	CURRENT_TEST_PID=
 	elapsed=$((SECONDS - t0))
 	case $status in
 	0)
@@ -201,6 +209,22 @@ run_one() {
 		;;
 	esac
 	echo "# $name: ${elapsed}s"
+}
+
+# on_interrupt: INT or TERM: stop the current test's whole process group,
+# say so, and end the run non-zero; the cache lock goes with the runner
+# and the test processes, which held it too.
+on_interrupt() {
+	trap - INT TERM
+	if [ -n "${CURRENT_TEST_PID:-}" ]; then
+		kill -TERM -- "-$CURRENT_TEST_PID" 2>/dev/null || true
+		sleep 1
+		kill -KILL -- "-$CURRENT_TEST_PID" 2>/dev/null || true
+	fi
+	[ -z "${CHECK_RUN_DIR:-}" ] || rm -rf "$CHECK_RUN_DIR"
+	echo "# interrupted: the run stopped at a signal, after $passed passed, $failed failed"
+	echo "interrupted"
+	exit 130
 }
 
 # build_list: the kernel builds of this run, each with its wall time and
@@ -289,6 +313,8 @@ main() {
 	# Where the passes of cacheable tests are remembered, by inputs.
 	CHECK_CACHE_DIR=$LIST_PREFETCH_CACHE/check-cache/$(inputs_key)
 	local passed=0 failed=0 skipped=0 i t0=$SECONDS
+	CURRENT_TEST_PID=
+	trap on_interrupt INT TERM
 	echo "TAP version 13"
 	echo "1..${#lines[@]}"
 	echo "# $(host_description); run $LIST_PREFETCH_RUN_ID"

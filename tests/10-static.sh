@@ -13,6 +13,7 @@ check 120 test_runner_fails_a_failing_middle_command
 check 120 test_runner_caches_only_passes
 check 120 test_runner_stops_on_a_failing_plan
 check 120 test_runner_holds_the_plan_to_its_manifest
+check 120 test_runner_stops_at_a_signal
 check 60 test_runner_speaks_ktap
 check 60 test_cache_lock_names_its_holder
 check:cache 120 test_shellcheck
@@ -168,6 +169,38 @@ STAGE
 	printf '%s\n' test_probe_passes test_probe_new >"$scratch/tests/manifest-check.txt"
 	out=$(probe_stages "$scratch")
 	echo "$out" | grep -q '^  | 2 passed, 0 failed$' || { echo "the updated manifest did not let the run go on"; echo "$out"; return 1; }
+	rm -rf "$scratch"
+}
+
+# SIGINT during a test stops that test's whole process group at once
+# (not after it ends), runs no later test, ends the run non-zero saying
+# "interrupted", and frees the cache lock. The runner is started with
+# SIGINT at its default (a background job of this shell would ignore it).
+test_runner_stops_at_a_signal() {
+	local scratch pid status=0 sleeper
+	scratch=$(mktemp -d)
+	mkdir -p "$scratch/tests" "$scratch/results"
+	cat >"$scratch/tests/10-probe.sh" <<STAGE
+plan_probe() { printf '%s\\n' "check 120 test_probe_sleeps" "check 30 test_probe_after"; }
+test_probe_sleeps() { sleep 100 & echo \$! >"$scratch/sleeper"; wait; }
+test_probe_after() { touch "$scratch/after-ran"; }
+STAGE
+	CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
+		python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 &
+	pid=$!
+	for _ in $(seq 50); do [ -s "$scratch/sleeper" ] && break; sleep 0.2; done
+	sleeper=$(cat "$scratch/sleeper")
+	kill -INT "$pid"
+	wait "$pid" || status=$?
+	sed 's/^/  | /' "$scratch/out"
+	echo "exit status $status"
+	[ "$status" -ne 0 ] || { echo "the interrupted run exited 0"; return 1; }
+	grep -q '^interrupted$' "$scratch/out" || { echo "the run did not say it was interrupted"; return 1; }
+	[ ! -e "$scratch/after-ran" ] || { echo "a test ran after the signal"; return 1; }
+	sleep 1
+	! kill -0 "$sleeper" 2>/dev/null || { echo "the test's child $sleeper outlived the run"; kill "$sleeper"; return 1; }
+	flock -n "$scratch/cache/lock" true || { echo "the cache lock is still held"; return 1; }
 	rm -rf "$scratch"
 }
 
