@@ -240,6 +240,8 @@ run_test_process() {
 	source_stage_files
 	declare -F "$1" >/dev/null || die "no test '$1' in $TESTS_DIR" "see '$0 --list'"
 	set -euo pipefail
+	# A command failing inside $(...) fails the test too.
+	shopt -s inherit_errexit
 	"$@"
 }
 

@@ -94,8 +94,10 @@ test_runner_fails_a_failing_middle_command() {
 		"check 30 test_probe_middle_fails
 check 30 test_probe_passes
 check 30 test_probe_skips
-check 2 test_probe_hangs" '
+check 2 test_probe_hangs
+check 30 test_probe_subst_fails" '
 test_probe_middle_fails() { echo before; false; echo after; true; }
+test_probe_subst_fails() { local x; x=$(false; echo hi); echo "$x"; }
 test_probe_passes() { true; }
 test_probe_skips() { skip "no such thing here"; }
 test_probe_hangs() { sleep 60; }')
@@ -103,7 +105,8 @@ test_probe_hangs() { sleep 60; }')
 	local want
 	for want in '^  \| not ok 1 test_probe_middle_fails$' '^  \| ok 2 test_probe_passes$' \
 		'^  \| ok 3 test_probe_skips # SKIP no such thing here$' '^  \| not ok 4 test_probe_hangs$' \
-		'^  \| # timed out after 2s ' '^  \| 1 passed, 2 failed, 1 skipped$' '^exit status 1$'; do
+		'^  \| # timed out after 2s ' '^  \| not ok 5 test_probe_subst_fails$' \
+		'^  \| 1 passed, 3 failed, 1 skipped$' '^exit status 1$'; do
 		echo "$out" | grep -qE -- "$want" || { echo "missing: /$want/"; return 1; }
 	done
 	! echo "$out" | grep -q '^  | # after$' || { echo "the failing middle command did not stop its test"; return 1; }
