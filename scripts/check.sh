@@ -136,8 +136,30 @@ project_files() {
 	fi
 }
 
+# Variables a run sets for itself, different in every run: not inputs.
+RUN_SCOPED_VARS="LIST_PREFETCH_RUN_ID CHECK_RUN_DIR STAGE_TIMES_FILE LIST_PREFETCH_LOCKED TMPDIR
+CACHE_KEY_BASIS CURRENT_TEST_PID CCACHE_BEFORE STAGE_NOTE"
+
+# steering_vars: the environment variables that steer the project's
+# scripts and tests: every NAME that scripts/ or tests/ read with a
+# default (${NAME:-...}), but the run-scoped ones. Derived, not listed.
+steering_vars() {
+	grep -ohE '\$\{[A-Z][A-Z0-9_]*:-' "$PROJECT_DIR"/scripts/*.sh "$PROJECT_DIR"/tests/*.sh |
+		sed 's/^\${//; s/:-$//' | sort -u | grep -vxF -f <(tr ' ' '\n' <<<"$RUN_SCOPED_VARS" | grep .)  || true
+}
+
+# tree_state DIR: a kernel tree's commit and its uncommitted changes.
+tree_state() {
+	git -C "$1" rev-parse HEAD 2>/dev/null || { echo "no tree at $1"; return 0; }
+	git -C "$1" status --porcelain --untracked-files=no 2>/dev/null
+	git -C "$1" diff HEAD 2>/dev/null | sha256sum
+}
+
 # inputs_key: one hash of everything a cacheable test's outcome depends
-# on: the project's files, the tests, the trees' commits, the tools.
+# on: the project's files, the tests, the trees (commits and uncommitted
+# changes), every tool a test may run (the Debian packages installed, and
+# every executable on PATH by name, size and time, so a shim counts) and
+# the steering environment variables (steering_vars).
 inputs_key() {
 	{
 		project_files | sort -z | (cd "$PROJECT_DIR" && xargs -0 sha256sum)
@@ -145,13 +167,33 @@ inputs_key() {
 		if [ "$TESTS_DIR" != "$PROJECT_DIR/tests" ]; then
 			(cd "$TESTS_DIR" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
 		fi
-		git -C "$TREE_DIR" rev-parse HEAD 2>/dev/null || echo no-tree
-		git -C "$SERIES_DIR" rev-parse 'HEAD^{tree}' 2>/dev/null || echo no-series
-		local tool
-		for tool in gcc qemu-system-x86_64 shellcheck spatch busybox; do
-			"$tool" --version 2>&1 | head -n 1 || true
+		tree_state "$TREE_DIR"
+		tree_state "$SERIES_DIR"
+		dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null || true
+		echo "PATH=$PATH"
+		local dir var
+		local -a dirs
+		IFS=: read -ra dirs <<<"$PATH"
+		for dir in "${dirs[@]}"; do
+			find "$dir" -maxdepth 1 \( -type f -o -type l \) -printf '%p %s %T@\n' 2>/dev/null | sort
+		done
+		for var in $(steering_vars); do
+			echo "$var=${!var-(unset)}"
 		done
 	} | inputs_hash /dev/stdin
+}
+
+# cache_dir: where this run remembers passes, by the inputs as they are
+# now. Taken again when the trees change (a cold run unpacks them half
+# way), so that its passes are stored under a key later runs can hit.
+cache_dir() {
+	local basis
+	basis="$(git -C "$TREE_DIR" rev-parse HEAD 2>/dev/null || echo no-tree) $(git -C "$SERIES_DIR" rev-parse HEAD 2>/dev/null || echo no-series)"
+	if [ "$basis" != "${CACHE_KEY_BASIS:-none}" ]; then
+		CACHE_KEY_BASIS=$basis
+		CHECK_CACHE_DIR=$LIST_PREFETCH_CACHE/check-cache/$(inputs_key)
+	fi
+	echo "$CHECK_CACHE_DIR"
 }
 
 # run_one NUMBER 'TIER TIMEOUT TEST [ARG...]': run one test and print its
@@ -163,11 +205,13 @@ run_one() {
 	local logname=${name// /-}.log
 	logfile=$CHECK_LOG_DIR/$logname
 	if [ "${tier#*:}" = cache ] && [ "${CHECK_CACHE:-1}" != 0 ]; then
+		cache_dir >/dev/null
 		cached=$CHECK_CACHE_DIR/$logname
 		if [ -f "$cached" ]; then
 			cp "$cached" "$logfile"
 			echo "ok $number $name # cached: passed $(date -u -r "$cached" +%Y-%m-%dT%H:%MZ) with the same inputs"
 			passed=$((passed + 1))
+			cached_passes=$((cached_passes + 1))
 			return 0
 		fi
 	fi
@@ -312,9 +356,10 @@ main() {
 	fi
 	export LIST_PREFETCH_RUN_ID CHECK_RUN_DIR STAGE_TIMES_FILE
 	mkdir -p "$CHECK_LOG_DIR"
-	# Where the passes of cacheable tests are remembered, by inputs.
-	CHECK_CACHE_DIR=$LIST_PREFETCH_CACHE/check-cache/$(inputs_key)
-	local passed=0 failed=0 skipped=0 i t0=$SECONDS
+	# Where the passes of cacheable tests are remembered: cache_dir().
+	CHECK_CACHE_DIR=
+	CACHE_KEY_BASIS=none
+	local passed=0 failed=0 skipped=0 cached_passes=0 i t0=$SECONDS
 	CURRENT_TEST_PID=
 	trap on_interrupt INT TERM
 	echo "TAP version 13"
@@ -327,6 +372,7 @@ main() {
 	build_list | tap_diagnostics
 	rm -rf "$CHECK_RUN_DIR"
 	echo "# wall time: $((SECONDS - t0))s for ${#lines[@]} tests (tier $tier)"
+	echo "# cached: $cached_passes of the $passed passes were remembered from a run with the same inputs (CHECK_CACHE=0 runs every test)"
 	if [ "$skipped" -gt 0 ]; then
 		echo "$passed passed, $failed failed, $skipped skipped"
 	else

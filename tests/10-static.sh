@@ -7,10 +7,11 @@
 
 plan_static() {
 	cat <<'PLAN'
-check:cache 120 test_fresh_cache_is_created
+check 120 test_fresh_cache_is_created
 check 300 test_tree_unpacked
 check 120 test_runner_fails_a_failing_middle_command
 check 120 test_runner_caches_only_passes
+check 120 test_runner_cache_key_covers_tools_and_environment
 check 120 test_runner_stops_on_a_failing_plan
 check 120 test_runner_holds_the_plan_to_its_manifest
 check 120 test_runner_stops_at_a_signal
@@ -90,6 +91,7 @@ probe_runner() {
 test_runner_fails_a_failing_middle_command() {
 	local scratch out
 	scratch=$(mktemp -d)
+	# shellcheck disable=SC2016 # the probes' code, expanded when they run
 	out=$(probe_runner "$scratch" \
 		"check 30 test_probe_middle_fails
 check 30 test_probe_passes
@@ -229,6 +231,34 @@ test_probe_fails() { false; }'
 	echo "after a change of the tests:"
 	echo "$out"
 	echo "$out" | grep -q '^  | ok 1 test_probe_passes$' || { echo "a changed input did not run the test again"; return 1; }
+	rm -rf "$scratch"
+}
+
+# The key of remembered passes covers the tools and the environment: a
+# shim of objdump first in PATH, or a steering variable set (ACCEL), runs
+# a cacheable test again; the same inputs again report it cached, and
+# the run says how many passes were cached.
+test_runner_cache_key_covers_tools_and_environment() {
+	local scratch out plan body shims
+	scratch=$(mktemp -d)
+	shims=$scratch/shims
+	mkdir -p "$shims"
+	printf '#!/bin/sh\nexit 1\n' >"$shims/objdump"
+	chmod +x "$shims/objdump"
+	plan="check:cache 30 test_probe_passes"
+	body='test_probe_passes() { echo ran; }'
+	probe_runner "$scratch" "$plan" "$body" >/dev/null
+	out=$(probe_runner "$scratch" "$plan" "$body")
+	echo "$out" | grep -q '^  | ok 1 test_probe_passes # cached: ' || { echo "the same inputs did not hit"; echo "$out"; return 1; }
+	echo "$out" | grep -q '^  | # cached: 1 of the 1 passes' || { echo "the cached passes are not counted"; echo "$out"; return 1; }
+	out=$(PATH=$shims:$PATH probe_runner "$scratch" "$plan" "$body")
+	echo "with a shim first in PATH:"
+	echo "$out"
+	echo "$out" | grep -q '^  | ok 1 test_probe_passes$' || { echo "a shim on PATH did not run the test again"; return 1; }
+	out=$(ACCEL=kvm probe_runner "$scratch" "$plan" "$body")
+	echo "with ACCEL=kvm:"
+	echo "$out"
+	echo "$out" | grep -q '^  | ok 1 test_probe_passes$' || { echo "a steering variable did not run the test again"; return 1; }
 	rm -rf "$scratch"
 }
 
