@@ -24,6 +24,7 @@ check 30 test_boot_targets_name_targets
 check 30 test_data_file_keys_documented
 check 60 test_quoted_results_are_current
 check 60 test_summary_shows_only_current_results
+check 30 test_tiers_time_the_whole_run
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
 check:cache 120 test_checkpatch_strict
@@ -419,6 +420,29 @@ test_summary_shows_only_current_results() {
 	grep -q 'no current result: results/boot-x86_64-qemu-on.json' <<<"$out" || { echo "the stale boot is not named"; return 1; }
 	grep -q 'lookups, dependent    DRAM   1.235 slower' <<<"$out" || { echo "the benchmark headline is not shown"; return 1; }
 	grep -q 'no current result: results/sizes-qemu.json' <<<"$out" || { echo "missing sizes are not named"; return 1; }
+}
+
+# A make report record holds its make check-all's run (with its own
+# "# exit" line) before its own end: the tiers table takes the last one,
+# the whole run's time, and counts the cached passes.
+test_tiers_time_the_whole_run() {
+	local dir out
+	dir=$(mktemp -d)
+	cat >"$dir/report-run.txt" <<'RECORD'
+$ make report
+# project abc1234, 2026-01-01T00:00:00Z
+# host: Test CPU, 2 CPUs
+# cache: warm (9 finished builds)
+# cached: 24 of the 74 passes were remembered from a run with the same inputs
+74 passed, 0 failed
+# exit 0 after 1432s
+# exit 0 after 3015s
+RECORD
+	out=$(python3 "$PROJECT_DIR/scripts/tiers.py" "$dir" report-run)
+	rm -rf "$dir"
+	echo "$out"
+	grep -q 'make report .* 50m15s .*74 passed (24 cached), 0 failed' <<<"$out" ||
+		{ echo "want the last exit line's 50m15s and the cached count"; return 1; }
 }
 
 # fake_boot DIR VARIANT PROJECT: a passing x86_64 qemu boot's result.
