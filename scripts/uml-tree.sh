@@ -10,22 +10,40 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# um_inputs BASE_REPO: what a UML tree is made of, as one hash.
-um_inputs() {
+# um_base BASE_REPO: what a UML tree is made of but umlbench, as one hash.
+um_base() {
 	{
 		git -C "$1" rev-parse 'HEAD^{tree}'
-		cat "$PROJECT_DIR/guest/umlbench/umlbench.c"
 		[ "$1" = "$TREE_DIR" ] || cat "$PROJECT_DIR"/lab/um/*.patch
 	} | inputs_hash /dev/stdin
 }
 
-# make_um_tree NAME BASE_REPO: $LIST_PREFETCH_CACHE/tree/NAME from BASE_REPO's HEAD.
+# add_umlbench DIR: guest/umlbench/umlbench.c as lib/umlbench.c, built
+# into UML kernels, committed (the builds' stamps read the tree's commit).
+# Only a changed file is copied: make goes by modification times.
+add_umlbench() {
+	local dir=$1
+	cmp -s "$PROJECT_DIR/guest/umlbench/umlbench.c" "$dir/lib/umlbench.c" ||
+		cp "$PROJECT_DIR/guest/umlbench/umlbench.c" "$dir/lib/umlbench.c"
+	if ! grep -q 'umlbench.o' "$dir/lib/Makefile"; then
+		# shellcheck disable=SC2016 # a make variable, for make
+		echo 'obj-$(CONFIG_UML) += umlbench.o' >>"$dir/lib/Makefile"
+	fi
+	# The ignore file of Debian's tree ignores everything: add by force.
+	git -C "$dir" add -f lib/umlbench.c lib/Makefile
+	git -C "$dir" diff --cached --quiet ||
+		git -C "$dir" commit -q -m "lib: umlbench, the list-prefetch lab's in-kernel walks (UML only)"
+}
+
+# make_um_tree NAME BASE_REPO: $LIST_PREFETCH_CACHE/tree/NAME from BASE_REPO's
+# HEAD; remade only when its base changed, else umlbench brought up to date.
 make_um_tree() {
 	local name=$1 base=$2 dir stamp
 	dir=$LIST_PREFETCH_CACHE/tree/$name
-	stamp=$(um_inputs "$base")
-	if [ -f "$dir/.lp-um-tree" ] && [ "$(cat "$dir/.lp-um-tree")" = "$stamp" ]; then
-		log "uml-tree: $name is up to date"
+	stamp=$(um_base "$base")
+	if [ -f "$dir/.lp-um-base" ] && [ "$(cat "$dir/.lp-um-base")" = "$stamp" ]; then
+		add_umlbench "$dir"
+		log "uml-tree: $name is up to date ($(git -C "$dir" log -1 --format=%h HEAD))"
 		return 0
 	fi
 	log "uml-tree: making $name from $(git -C "$base" log -1 --format='%h %s' HEAD)"
@@ -33,7 +51,7 @@ make_um_tree() {
 		git -C "$base" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
 		git -C "$base" worktree prune
 	fi
-	run git -C "$base" worktree add --force --detach "$dir" HEAD >&2
+	run git -C "$base" worktree add --quiet --force --detach "$dir" HEAD >&2
 	git -C "$dir" config user.name "list-prefetch lab"
 	git -C "$dir" config user.email "list-prefetch@localhost"
 	if [ "$base" != "$TREE_DIR" ]; then
@@ -41,13 +59,8 @@ make_um_tree() {
 			die "a lab patch for UML no longer applies to the series (lab/um/)" \
 				"rebase it onto the series: git am it in a worktree of $SERIES_DIR, fix, format-patch into lab/um/"
 	fi
-	cp "$PROJECT_DIR/guest/umlbench/umlbench.c" "$dir/lib/umlbench.c"
-	# shellcheck disable=SC2016 # a make variable, for make
-	echo 'obj-$(CONFIG_UML) += umlbench.o' >>"$dir/lib/Makefile"
-	# The ignore file of Debian's tree ignores everything: add by force.
-	git -C "$dir" add -f lib/umlbench.c lib/Makefile
-	git -C "$dir" commit -q -m "lib: umlbench, the list-prefetch lab's in-kernel walks (UML only)"
-	echo "$stamp" >"$dir/.lp-um-tree"
+	add_umlbench "$dir"
+	echo "$stamp" >"$dir/.lp-um-base"
 }
 
 main() {
