@@ -12,6 +12,9 @@
 #   make codegen  objects compiled vanilla/off/on, compared function by function
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #   make uml-bench     the kernel's own iterators on the real CPU (User-Mode Linux)
+#   make bisect   every step of the series builds (TARGET=, long)
+#   make readme   quote the current results in README.md and docs/
+#   make deps | tree | apply | build | boot   one stage of the pipeline
 #
 # Every target chains scripts in scripts/, each of which runs alone too.
 # LIST_PREFETCH_CACHE (default ~/.cache/list-prefetch) holds the kernel
