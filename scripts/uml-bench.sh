@@ -19,7 +19,7 @@ UML_SET=uml
 # Working sets (KiB): L1, L2, LLC-sized, DRAM; mem= leaves room for them.
 UML_SETS=${UML_SETS:-16,256,4096,65536,262144}
 UML_MEM=${UML_MEM:-1536M}
-UML_PAIRS=${UML_PAIRS:-6}
+UML_PAIRS=${UML_PAIRS:-10}
 UML_SAMPLES=${UML_SAMPLES:-11}
 
 usage() {
