@@ -70,7 +70,7 @@ test_tree_unpacked() {
 # one stage of the given test functions (the plan is their names), with
 # scratch results; prints its output, then its exit status.
 probe_runner() {
-	local scratch=$1 plan=$2 body=$3 status=0
+	local scratch=$1 plan=$2 body=$3
 	mkdir -p "$scratch/tests" "$scratch/results"
 	{
 		echo "plan_probe() { cat <<'PLAN'"
@@ -79,10 +79,7 @@ probe_runner() {
 		echo "}"
 		echo "$body"
 	} >"$scratch/tests/10-probe.sh"
-	CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
-		"$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 || status=$?
-	sed 's/^/  | /' "$scratch/out"
-	echo "exit status $status"
+	probe_stages "$scratch"
 }
 
 # The runner's own test: a test whose middle command fails must fail,
