@@ -23,7 +23,8 @@ UML_PAIRS=${UML_PAIRS:-10}
 UML_SAMPLES=${UML_SAMPLES:-11}
 
 usage() {
-	echo "usage: $0 [--quick]" >&2
+	echo "usage: $0 [--quick | --from BOOT_DIR]" >&2
+	echo "  --from BOOT_DIR   decide again over the boots kept in BOOT_DIR (no boot)" >&2
 	exit 2
 }
 
@@ -77,23 +78,28 @@ quick() {
 
 main() {
 	hold_cache_lock "$(basename "$0") $*"
-	local mode=full
+	local mode=full dir=
 	case "${1:-}" in
 	--quick) mode=quick ;;
+	--from)
+		if [ $# -ne 2 ] || [ ! -d "$2" ]; then usage; fi
+		mode=from dir=$2
+		;;
 	"") ;;
 	*) usage ;;
 	esac
 	mkdir -p "$RESULTS_DIR"
-	build_variants off on
+	[ "$mode" = from ] || build_variants off on
 	if [ "$mode" = quick ]; then
 		quick
 		return 0
 	fi
-	local dir i order variant cpu_dir
-	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
+	local i order variant cpu_dir
+	[ "$mode" = from ] || dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
 	mkdir -p "$dir"
 	# A B B A: drift between boots hits both variants alike.
 	for ((i = 1; i <= UML_PAIRS; i++)); do
+		[ "$mode" != from ] || break
 		if ((i % 2)); then order="off on"; else order="on off"; fi
 		for variant in $order; do
 			stage_start "uml boot $i/$UML_PAIRS $variant"
@@ -110,6 +116,7 @@ main() {
 		result_stamp
 		echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
 		echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
+		echo "kernels: $(grep -h '^Linux version' "$dir"/boot-1-off.log | cut -d' ' -f3 | head -n 1)"
 		echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${dir#"$PROJECT_DIR"/}/"
 		python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir" "$RESULTS_DIR/bench.csv"
 	} >"$txt_tmp"

@@ -10,11 +10,14 @@ on), booted A B B A. Each console has umlbench's lines
 
   umlbench: walk=W set_kib=K nodes=N sample=S ns_per_node=X
 
-The k-th sample of a walk in a default boot and the k-th in the on boot
-of the same pair make one paired ratio (on / default); every pair's
-samples together give the median ratio, its distribution-free 95 %
-interval and the sign tests of scripts/verdicts.py, with the false-
-discovery rate held over all cells (the host benchmark's statistics).
+A boot is the unit that varies: where its memory lands (UML's memory is
+a host file, mapped anew each boot) moves a walk by more than its
+samples do. So each boot's samples give one median per walk and set,
+and the two boots of a pair one paired ratio (on / default); the pairs'
+ratios give the median ratio, its distribution-free 95 % interval and
+the sign tests of scripts/verdicts.py, with the false-discovery rate
+held over all cells (the host benchmark's statistics). Pairing samples
+across boots instead would take one boot's luck for the CPU's.
 
 With the host benchmark's CSV, each cell is set beside the user-space
 walk of the same shape and size (a shuffled list with a touching body and
@@ -86,16 +89,18 @@ def main():
         obs, off_ns, on_ns = [], [], []
         for p in pairs:
             a, b = boots[(p, "off")].get(key, {}), boots[(p, "on")].get(key, {})
-            obs += [(b[s], a[s]) for s in sorted(a) if s in b]
-            off_ns += list(a.values())
-            on_ns += list(b.values())
+            if a and b:
+                obs.append((statistics.median(b.values()), statistics.median(a.values())))
+                off_ns.append(obs[-1][1])
+                on_ns.append(obs[-1][0])
         r = verdicts.paired_ratio(obs)
         if r:
             r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(off_ns),
                       "on_ns": statistics.median(on_ns)})
             results.append(r)
     verdicts.decide(results)
-    print(f"{len(pairs)} pairs of boots (default, on), A B B A; paired ratio on / default per sample")
+    print(f"{len(pairs)} pairs of boots (default, on), A B B A; per walk and set, each boot's median"
+          " ns per node; n pairs, ratio on / default: median of the pairs' ratios [95 % CI]")
     print(f"{'walk':<7} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
           f"{'on / default [95% CI]':<24} {'verdict':<11} {'user space (make bench)':<34}")
     disagreements = []
