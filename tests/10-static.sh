@@ -515,9 +515,11 @@ test_guest_programs() {
 			tee /dev/stderr | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
 			{ echo "checkpatch: guest/$module"; return 1; }
 	done
-	checkpatch_outside_git "$PROJECT_DIR"/lab/um/*.patch | tee /dev/stderr |
-		grep -q '^total: 0 errors, 1 warnings, 0 checks' ||
-		{ echo "checkpatch: lab/um/ (its one warning: a new file, which MAINTAINERS' UML entry covers)"; return 1; }
+	# A new file under arch/um/ is covered by MAINTAINERS' UML entry.
+	local out
+	out=$(checkpatch_outside_git "$PROJECT_DIR"/lab/um/*.patch --ignore FILE_PATH_CHANGES) || true
+	echo "$out"
+	grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out" || { echo "checkpatch: lab/um/"; return 1; }
 }
 
 # The series' semantic patch on the snippet corpus: report mode must name
