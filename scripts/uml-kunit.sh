@@ -48,6 +48,8 @@ main() {
 	hold_cache_lock "$(basename "$0") $*"
 	local variant
 	local -a variants=("$@")
+	# The um target: ARCH and the compiler kbuild and kunit.py use.
+	load_target um
 	[ $# -gt 0 ] || variants=(off on)
 	"$PROJECT_DIR/scripts/uml-tree.sh"
 	for variant in "${variants[@]}"; do
