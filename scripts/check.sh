@@ -183,17 +183,17 @@ inputs_key() {
 	} | inputs_hash /dev/stdin
 }
 
-# cache_dir: where this run remembers passes, by the inputs as they are
-# now. Taken again when the trees change (a cold run unpacks them half
-# way), so that its passes are stored under a key later runs can hit.
-cache_dir() {
+# update_cache_dir: set CHECK_CACHE_DIR, where this run remembers passes,
+# by the inputs as they are now. Taken again when the trees change (a cold
+# run unpacks them half way), so that its passes are stored under a key
+# later runs can hit.
+update_cache_dir() {
 	local basis
 	basis="$(git -C "$TREE_DIR" rev-parse HEAD 2>/dev/null || echo no-tree) $(git -C "$SERIES_DIR" rev-parse HEAD 2>/dev/null || echo no-series)"
 	if [ "$basis" != "${CACHE_KEY_BASIS:-none}" ]; then
 		CACHE_KEY_BASIS=$basis
 		CHECK_CACHE_DIR=$LIST_PREFETCH_CACHE/check-cache/$(inputs_key)
 	fi
-	echo "$CHECK_CACHE_DIR"
 }
 
 # run_one NUMBER 'TIER TIMEOUT TEST [ARG...]': run one test and print its
@@ -205,7 +205,7 @@ run_one() {
 	local logname=${name// /-}.log
 	logfile=$CHECK_LOG_DIR/$logname
 	if [ "${tier#*:}" = cache ] && [ "${CHECK_CACHE:-1}" != 0 ]; then
-		cache_dir >/dev/null
+		update_cache_dir
 		cached=$CHECK_CACHE_DIR/$logname
 		if [ -f "$cached" ]; then
 			cp "$cached" "$logfile"
@@ -356,7 +356,7 @@ main() {
 	fi
 	export LIST_PREFETCH_RUN_ID CHECK_RUN_DIR STAGE_TIMES_FILE
 	mkdir -p "$CHECK_LOG_DIR"
-	# Where the passes of cacheable tests are remembered: cache_dir().
+	# Where the passes of cacheable tests are remembered: update_cache_dir().
 	CHECK_CACHE_DIR=
 	CACHE_KEY_BASIS=none
 	local passed=0 failed=0 skipped=0 cached_passes=0 i t0=$SECONDS

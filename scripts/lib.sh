@@ -184,8 +184,8 @@ required_suites() {
 }
 
 # all_targets: the names of the targets under configs/targets/ that boot
-# under QEMU (KIND=qemu, the default); uml_targets: those that run as a
-# host process (KIND=uml), where the lab times, not boots.
+# under QEMU (KIND=qemu, the default), not those that run as a host
+# process (KIND=uml), where the lab times, not boots.
 all_targets() {
 	local f
 	for f in "$PROJECT_DIR"/configs/targets/*.conf; do
@@ -195,13 +195,10 @@ all_targets() {
 	done
 }
 
-uml_targets() {
-	local f
-	for f in "$PROJECT_DIR"/configs/targets/*.conf; do
-		grep -qx 'KIND=uml' "$f" || continue
-		f=${f##*/}
-		echo "${f%.conf}"
-	done
+# expected_list_prefetch VARIANT: the CONFIG_LIST_PREFETCH a kernel of the
+# loaded target must have: y forced on, else the architecture's default.
+expected_list_prefetch() {
+	if [ "$1" = on ]; then echo y; else echo "$LIST_PREFETCH_DEFAULT"; fi
 }
 
 # boot_variants TARGET: the variants make check-all and make report boot.
@@ -373,7 +370,6 @@ run_logged() {
 	return "$status"
 }
 
-# host_description: CPU model and count, for every result header.
 # cpu_field KEY: the first value of KEY in /proc/cpuinfo.
 cpu_field() {
 	awk -F'\t*: ' -v key="$1" '$1 == key { print $2; exit }' /proc/cpuinfo
@@ -386,6 +382,7 @@ cpu_slug() {
 	echo "${name:-cpu}-f$(cpu_field 'cpu family')m$(cpu_field model)s$(cpu_field stepping)"
 }
 
+# host_description: CPU model and count, for every result header.
 host_description() {
 	echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")"
 }

@@ -77,11 +77,12 @@ def print_bench(results):
     print(f"  {'walk':<22}{'regime':<7}" + "".join(f"{v:<19}" for v in variants).rstrip())
     cells = {}
     for r in rows:
-        cells.setdefault((r["regime"], bench_shape(r)), {})[r["variant"]] = r
-    for (regime, shape), by_variant in sorted(cells.items(), key=lambda c: (
-            ("LLC", "DRAM", "TLB").index(c[0][0]), c[0][1].startswith("lookups"),
-            int(c[0][1].split()[2]) if c[0][1].startswith("list") else 0, c[0][1])):
-        line = f"  {shape:<22}{regime:<7}"
+        order = (("LLC", "DRAM", "TLB").index(r["regime"]), r["walk"] != "list",
+                 int(r["work"]), r["lookups"])
+        cells.setdefault(order, {})[r["variant"]] = r
+    for order, by_variant in sorted(cells.items()):
+        first = next(iter(by_variant.values()))
+        line = f"  {bench_shape(first):<22}{first['regime']:<7}"
         for v in variants:
             r = by_variant.get(v)
             line += f"{float(r['ratio']):.3f} {r['verdict']:<13}" if r else " " * 19

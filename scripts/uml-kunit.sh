@@ -37,7 +37,7 @@ kunit_variant() {
 		die "kunit.py under UML failed for $variant; its log: $out/kunit.log" \
 			"read the log's first failure (a build error, or a failing case)"
 	mv -f "$json.tmp" "$json"
-	if [ "$(config_value LIST_PREFETCH "$out/.config")" != "$([ "$variant" = on ] && echo y || echo n)" ]; then
+	if [ "$(config_value LIST_PREFETCH "$out/.config")" != "$(expected_list_prefetch "$variant")" ]; then
 		die "the $variant UML KUnit kernel has another CONFIG_LIST_PREFETCH" \
 			"check lab/um/ and configs/uml-kunit.config"
 	fi

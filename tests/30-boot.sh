@@ -51,9 +51,9 @@ this_runs_build() {
 # overridden) and y in the on variant (forced on).
 test_list_prefetch_default() {
 	load_target "$1"
-	local value want=$LIST_PREFETCH_DEFAULT
+	local value want
+	want=$(expected_list_prefetch "$2")
 	value=$(result_field "$1" "$2" 'r["list_prefetch"]')
-	[ "$2" != on ] || want=y
 	echo "$1 $2: CONFIG_LIST_PREFETCH=$value (want $want)"
 	[ "$value" = "$want" ]
 }
