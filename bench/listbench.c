@@ -907,8 +907,7 @@ static double calibrate_work(void)
 		if (best < 0 || ns < best)
 			best = ns;
 	}
-	/* body_work_steps() is compiled apart (walkers.c): every call is made. */
-	return best;
+	return x ? best : best;	/* x kept: the work must not be optimised away */
 }
 
 /* Builds the node set and table a cell needs, unless it has them. */

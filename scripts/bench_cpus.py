@@ -48,8 +48,6 @@ def read_cpu(directory):
 
 
 def size(nbytes):
-    """'4 MiB' of a byte count (an int or a CSV field)."""
-    nbytes = int(nbytes)
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if nbytes >= scale:
             return f"{nbytes // scale} {unit}"

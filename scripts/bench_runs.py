@@ -26,7 +26,6 @@ import sys
 from collections import Counter, OrderedDict
 
 import verdicts
-from bench_cpus import size
 
 VARIANTS = ["prefetch", "prefetch-nonnull", "prefetchnta", "prefetchw"]
 REGIMES = ["L1", "L2", "LLC", "DRAM", "TLB"]
@@ -38,6 +37,14 @@ COLUMNS = ["walk", "layout", "body", "work", "lookups", "load", "hits", "positio
            "nodes_per_lookup", "unused_prefetches", "null_prefetches", "overlap",
            "latency_ns", "work_steps"]
 WORDS = ("faster", "slower", "equivalent", "undecided")
+
+
+def size(nbytes):
+    nbytes = int(nbytes)
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= scale and nbytes % scale == 0 or (unit == "KiB" and nbytes >= scale):
+            return f"{nbytes // scale} {unit}"
+    return f"{nbytes} B"
 
 
 def read_runs(paths):

@@ -32,7 +32,6 @@ import statistics
 import sys
 
 import verdicts
-from bench_cpus import size
 
 LINE = re.compile(r"umlbench: walk=(\S+) set_kib=(\d+) nodes=(\d+) sample=(\d+) "
                   r"ns_per_node=([\d.]+)")
@@ -70,6 +69,10 @@ def host_cells(path):
     return cells
 
 
+def size(kib):
+    return f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -105,11 +108,11 @@ def main():
         h = host.get((r["walk"], r["kib"] * 1024))
         hostcol = (f"{float(h['ratio']):.3f} [{float(h['ci_low']):.3f},{float(h['ci_high']):.3f}] "
                    f"{h['verdict']}" if h else "-")
-        print(f"{r['walk']:<7} {size(r['kib'] * 1024):>8} {r['n']:>4} {r['off_ns']:>10.2f} "
+        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>10.2f} "
               f"{r['on_ns']:>8.2f}  {r['ratio']:.3f} [{r['ci_low']:.3f},{r['ci_high']:.3f}]    "
               f"{r['verdict']:<11} {hostcol}")
         if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
-            disagreements.append(f"{r['walk']} {size(r['kib'] * 1024)}: in-kernel {r['ratio']:.3f}, "
+            disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
                                  f"user space {float(h['ratio']):.3f}")
     met = sum(max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
               for r in results)
