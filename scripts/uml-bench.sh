@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # uml-bench.sh - the kernel's own list iterators on the real CPU: User-Mode
 # Linux kernels of the series, default (LIST_PREFETCH=n) and forced on,
-# each with guest/umlbench built in, booted in turn as host processes
-# pinned to one CPU (A B B A ...), their walks timed by the kernel's own
-# clock. scripts/uml_bench.py pairs the boots and decides with the host
-# benchmark's statistics (scripts/verdicts.py).
+# and vanilla, each with guest/umlbench built in, booted in turn as host
+# processes pinned to one CPU (A B B A ...), their walks timed by the
+# kernel's own clock: the iterators (default and on) and the four swept
+# paths (all three). scripts/uml_bench.py pairs the boots and decides
+# with the host benchmark's statistics (scripts/verdicts.py).
 #
-#   uml-bench.sh            PAIRS pairs of boots over the working sets
-#   uml-bench.sh --quick    one small set, one boot of each variant, the
-#                           walks' results checked, no verdicts
+#   uml-bench.sh            PAIRS rounds of boots over the working sets
+#   uml-bench.sh --quick    one small set, one boot of default and on, the
+#                           walks' and paths' results checked, no verdicts
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +19,9 @@ UML_TARGET=um
 UML_SET=uml
 # Working sets (KiB): L1, L2, LLC-sized, DRAM; mem= leaves room for them.
 UML_SETS=${UML_SETS:-16,256,4096,65536,262144}
+# The swept paths' sets (KiB of the nodes they walk; reclaim's are struct
+# pages, 64 per 4 KiB folio: 4 MiB of them is 256 MiB of page cache).
+UML_PATH_SETS=${UML_PATH_SETS:-16,256,4096}
 UML_MEM=${UML_MEM:-1536M}
 UML_PAIRS=${UML_PAIRS:-10}
 UML_SAMPLES=${UML_SAMPLES:-11}
@@ -42,7 +46,7 @@ boot_uml() {
 	# UML maps its memory from a file under TMPDIR: /dev/shm holds it in RAM.
 	TMPDIR=/dev/shm timeout 600 taskset -c "$(uml_cpu)" "$out/linux" \
 		mem="$UML_MEM" "$@" </dev/null >"$logfile" 2>&1 || status=$?
-	if ! grep -q '^umlbench: done' "$logfile" && ! grep -q 'umlbench: done' "$logfile"; then
+	if ! grep -q 'umlbench: done' "$logfile"; then
 		grep -E 'umlbench|Kernel panic|BUG|Oops' "$logfile" | tail -5 >&2 || true
 		die "the UML kernel $variant did not finish its walks (exit $status); console: $logfile" \
 			"read the console; 'no memory' needs a larger UML_MEM= (and as much free in /dev/shm)"
@@ -65,14 +69,34 @@ quick() {
 	mkdir -p "$dir"
 	for variant in off on; do
 		stage_start "uml boot $variant (quick)"
-		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.samples=1 \
-			umlbench.min_sample_ms=1
-		grep -q "umlbench: start CONFIG_LIST_PREFETCH=$([ "$variant" = on ] && echo y || echo n) " \
+		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.path_sets=16 \
+			umlbench.samples=1 umlbench.min_sample_ms=1
+		grep -q "umlbench: start CONFIG_LIST_PREFETCH=$(load_target "$UML_TARGET" && expected_list_prefetch "$variant") " \
 			"$dir/boot-$variant.log" ||
 			die "the $variant UML kernel reports another CONFIG_LIST_PREFETCH than its variant" \
 				"check configs/variants/$variant.config against lab/um/"
-		log "uml: $variant: $(grep -c 'umlbench: walk=' "$dir/boot-$variant.log") walks timed and checked"
+		log "uml: $variant: $(grep -c 'umlbench: walk=' "$dir/boot-$variant.log") walks and paths timed and checked"
 		stage_end
+	done
+}
+
+# boot_rounds DIR: UML_PAIRS rounds of boots into DIR. Default and on walk
+# the iterators and the paths, vanilla the paths only (its iterators are
+# the default's); the order reverses every round (A B C C B A ...), so
+# drift between boots hits every variant alike.
+boot_rounds() {
+	local dir=$1 i order variant
+	local -a sets
+	for ((i = 1; i <= UML_PAIRS; i++)); do
+		if ((i % 2)); then order="off on vanilla"; else order="vanilla on off"; fi
+		for variant in $order; do
+			sets=(umlbench.path_sets="$UML_PATH_SETS")
+			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
+			stage_start "uml boot $i/$UML_PAIRS $variant"
+			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
+				umlbench.samples="$UML_SAMPLES"
+			stage_end
+		done
 	done
 }
 
@@ -89,25 +113,20 @@ main() {
 	*) usage ;;
 	esac
 	mkdir -p "$RESULTS_DIR"
-	[ "$mode" = from ] || build_variants off on
+	case $mode in
+	quick) build_variants off on ;;
+	full) build_variants off on vanilla ;;
+	esac
 	if [ "$mode" = quick ]; then
 		quick
 		return 0
 	fi
-	local i order variant cpu_dir
-	[ "$mode" = from ] || dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
-	mkdir -p "$dir"
-	# A B B A: drift between boots hits both variants alike.
-	for ((i = 1; i <= UML_PAIRS; i++)); do
-		[ "$mode" != from ] || break
-		if ((i % 2)); then order="off on"; else order="on off"; fi
-		for variant in $order; do
-			stage_start "uml boot $i/$UML_PAIRS $variant"
-			boot_uml "$variant" "$dir/boot-$i-$variant.log" umlbench.sets="$UML_SETS" \
-				umlbench.samples="$UML_SAMPLES"
-			stage_end
-		done
-	done
+	local cpu_dir
+	if [ "$mode" != from ]; then
+		dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
+		mkdir -p "$dir"
+		boot_rounds "$dir"
+	fi
 	cpu_dir=$RESULTS_DIR/cpus/$(cpu_slug)
 	mkdir -p "$cpu_dir"
 	local txt_tmp

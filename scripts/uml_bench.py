@@ -5,8 +5,9 @@
   uml_bench.py BOOT_DIR [HOST_BENCH.csv]
 
 BOOT_DIR holds boot-<pair>-<variant>.log, the consoles of the UML
-kernels of scripts/uml-bench.sh (variants off, the series' default, and
-on), booted A B B A. Each console has umlbench's lines
+kernels of scripts/uml-bench.sh (variants off, the series' default, on,
+and vanilla where the swept paths ran), booted A B B A. Each console has
+umlbench's lines
 
   umlbench: walk=W set_kib=K nodes=N sample=S ns_per_node=X
 
@@ -23,6 +24,11 @@ With the host benchmark's CSV, each cell is set beside the user-space
 walk of the same shape and size (a shuffled list with a touching body and
 no extra work; dependent hash lookups at load factor 1, half hits), and
 a disagreement beyond both intervals is named.
+
+The swept paths (walk=tiny_rcu, backlog, blk_batch, reclaim) get a
+table of their own, with vanilla beside on, and a line per patch of the
+series that sweeps one: a site whose prefetch measurably pays (on faster
+than default after FDR) keeps it, and the patch is to be dropped.
 """
 import csv
 import glob
@@ -73,6 +79,110 @@ def size(kib):
     return f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
 
 
+# The open-coded walks the series sweeps, and the patch that sweeps each.
+SWEPT = {"tiny_rcu": "07 rcu: tiny", "backlog": "08 net: sock", "blk_batch": "09 blk-mq",
+         "reclaim": "10 mm: vmscan"}
+
+
+def compare(boots, pairs, key, variant):
+    """The paired ratio variant / default at one cell, with both medians."""
+    obs = []
+    for p in pairs:
+        a, b = boots[(p, "off")].get(key, {}), boots.get((p, variant), {}).get(key, {})
+        if a and b:
+            obs.append((statistics.median(b.values()), statistics.median(a.values())))
+    r = verdicts.paired_ratio(obs)
+    if r:
+        r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(o[1] for o in obs),
+                  "ns": statistics.median(o[0] for o in obs)})
+    return r
+
+
+def interval(r):
+    return f"{r['ratio']:.3f} [{r['ci_low']:.3f},{r['ci_high']:.3f}]"
+
+
+def summary_lines(results, what):
+    met = sum(max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
+              for r in results)
+    return [f"precision ({what}): {met} of {len(results)} intervals within +-1 %",
+            f"verdicts ({what}; FDR 5 % over these cells, equivalence within +-2 %): " + ", ".join(
+                f"{w} {sum(r['verdict'] == w for r in results)}"
+                for w in ("faster", "slower", "equivalent", "undecided"))]
+
+
+def iterator_table(boots, pairs, host):
+    keys = sorted({k for p in pairs for k in boots[(p, "off")] if k[0] not in SWEPT},
+                  key=lambda k: (k[1], k[0]))
+    results = [r for r in (compare(boots, pairs, k, "on") for k in keys) if r]
+    if not results:
+        return
+    verdicts.decide(results)
+    print(f"The iterators: {len(pairs)} pairs of boots (default, on), A B B A; per walk and set,"
+          " each boot's median ns per node; n pairs, ratio on / default: median of the pairs'"
+          " ratios [95 % CI]")
+    print(f"{'walk':<7} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
+          f"{'on / default [95% CI]':<24} {'verdict':<11} {'user space (make bench)':<34}")
+    disagreements = []
+    for r in results:
+        h = host.get((r["walk"], r["kib"] * 1024))
+        hostcol = (f"{float(h['ratio']):.3f} [{float(h['ci_low']):.3f},{float(h['ci_high']):.3f}] "
+                   f"{h['verdict']}" if h else "-")
+        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>10.2f} "
+              f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {hostcol}")
+        if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
+            disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
+                                 f"user space {float(h['ratio']):.3f}")
+    print("\n".join(summary_lines(results, "iterators")))
+    if host:
+        print("in-kernel and user-space ratios disagree beyond both intervals: "
+              + ("; ".join(disagreements) if disagreements else "nowhere they were both measured"))
+    else:
+        print("no host benchmark results to compare with (make bench)")
+
+
+def decision(path, rows):
+    """What the figures say of the patch that sweeps PATH."""
+    on = [r for r, _ in rows]
+    pays = [size(r["kib"]) for r in on if r["verdict"] == "faster"]
+    costs = [size(r["kib"]) for r in on if r["verdict"] == "slower"]
+    if pays:
+        return (f"patch {SWEPT[path]}: the prefetch pays at {', '.join(pays)}: "
+                "keep it (drop the patch)")
+    if costs:
+        return (f"patch {SWEPT[path]}: the prefetch costs at {', '.join(costs)}, pays nowhere: "
+                "the patch stands")
+    return (f"patch {SWEPT[path]}: the prefetch pays nowhere measured "
+            f"({', '.join(r['verdict'] for r in on)}): the patch stands")
+
+
+def path_table(boots, pairs):
+    keys = sorted({k for p in pairs for k in boots[(p, "off")] if k[0] in SWEPT},
+                  key=lambda k: (list(SWEPT).index(k[0]), k[1]))
+    rows = [(compare(boots, pairs, k, "on"), compare(boots, pairs, k, "vanilla")) for k in keys]
+    rows = [(on, va) for on, va in rows if on]
+    if not rows:
+        return
+    tests = [r for row in rows for r in row if r]
+    verdicts.decide(tests)
+    print()
+    print(f"The swept paths, each driven through the kernel's own code (guest/umlbench): "
+          f"{len(pairs)} rounds of boots (default, on, vanilla; order reversed every other round);"
+          " ratios to default as above, every verdict of both columns in one FDR family")
+    print(f"{'path':<9} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
+          f"{'on / default [95% CI]':<24} {'verdict':<11} {'vanilla / default [95% CI]':<26} "
+          f"{'verdict':<11}")
+    for on, va in rows:
+        vcol = f"{interval(va):<26} {va['verdict']:<11}" if va else f"{'-':<26} {'-':<11}"
+        print(f"{on['walk']:<9} {size(on['kib']):>8} {on['n']:>4} {on['off_ns']:>10.2f} "
+              f"{on['ns']:>8.2f}  {interval(on)}    {on['verdict']:<11} {vcol}")
+    print("\n".join(summary_lines(tests, "swept paths")))
+    for path in SWEPT:
+        mine = [row for row in rows if row[0]["walk"] == path]
+        if mine:
+            print(decision(path, mine))
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -83,48 +193,8 @@ def main():
     if not pairs:
         print(f"uml_bench: no pair of default and on boots in {sys.argv[1]}", file=sys.stderr)
         return 1
-    keys = sorted({k for p in pairs for k in boots[(p, "off")]}, key=lambda k: (k[1], k[0]))
-    results = []
-    for key in keys:
-        obs, off_ns, on_ns = [], [], []
-        for p in pairs:
-            a, b = boots[(p, "off")].get(key, {}), boots[(p, "on")].get(key, {})
-            if a and b:
-                obs.append((statistics.median(b.values()), statistics.median(a.values())))
-                off_ns.append(obs[-1][1])
-                on_ns.append(obs[-1][0])
-        r = verdicts.paired_ratio(obs)
-        if r:
-            r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(off_ns),
-                      "on_ns": statistics.median(on_ns)})
-            results.append(r)
-    verdicts.decide(results)
-    print(f"{len(pairs)} pairs of boots (default, on), A B B A; per walk and set, each boot's median"
-          " ns per node; n pairs, ratio on / default: median of the pairs' ratios [95 % CI]")
-    print(f"{'walk':<7} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
-          f"{'on / default [95% CI]':<24} {'verdict':<11} {'user space (make bench)':<34}")
-    disagreements = []
-    for r in results:
-        h = host.get((r["walk"], r["kib"] * 1024))
-        hostcol = (f"{float(h['ratio']):.3f} [{float(h['ci_low']):.3f},{float(h['ci_high']):.3f}] "
-                   f"{h['verdict']}" if h else "-")
-        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>10.2f} "
-              f"{r['on_ns']:>8.2f}  {r['ratio']:.3f} [{r['ci_low']:.3f},{r['ci_high']:.3f}]    "
-              f"{r['verdict']:<11} {hostcol}")
-        if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
-            disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
-                                 f"user space {float(h['ratio']):.3f}")
-    met = sum(max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
-              for r in results)
-    print(f"precision: {met} of {len(results)} intervals within +-1 %")
-    print("verdicts (FDR 5 % over these cells, equivalence within +-2 %): " + ", ".join(
-        f"{w} {sum(r['verdict'] == w for r in results)}"
-        for w in ("faster", "slower", "equivalent", "undecided")))
-    if host:
-        print("in-kernel and user-space ratios disagree beyond both intervals: "
-              + ("; ".join(disagreements) if disagreements else "nowhere they were both measured"))
-    else:
-        print("no host benchmark results to compare with (make bench)")
+    iterator_table(boots, pairs, host)
+    path_table(boots, pairs)
     return 0
 
 

@@ -13,16 +13,19 @@ PLAN
 }
 
 # Both UML kernels build from the trees of scripts/uml-tree.sh, report
-# the CONFIG_LIST_PREFETCH of their variant, and run every walk of
-# umlbench with its result checked (the kernel says "done" only then).
+# the CONFIG_LIST_PREFETCH of their variant, and run every walk and swept
+# path of umlbench with its result checked (the kernel says "done" only
+# then).
 test_uml_quick() {
 	"$PROJECT_DIR/scripts/uml-bench.sh" --quick
-	local variant log walks
+	local variant log walk
 	for variant in off on; do
 		log=$RESULTS_DIR/uml-quick/boot-$variant.log
-		walks=$(grep -c 'umlbench: walk=' "$log")
-		echo "$variant: $walks walks checked"
-		[ "$walks" -eq 4 ] || { echo "$variant: $walks walks, want list, lookup, rcu and skb"; return 1; }
+		for walk in list lookup rcu skb tiny_rcu backlog blk_batch reclaim; do
+			grep -q "umlbench: walk=$walk " "$log" ||
+				{ echo "$variant: no $walk walk in $log"; return 1; }
+		done
+		echo "$variant: $(grep -c 'umlbench: walk=' "$log") walks and paths checked"
 	done
 }
 
@@ -40,20 +43,25 @@ test_uml_kunit() {
 	done
 }
 
-# uml_bench.py takes each boot's median, pairs the two boots of a pair
-# and decides with the host benchmark's statistics: in eight doctored
-# pairs, on 10 % faster in every pair is 'faster', no difference beyond
-# 0.1 % 'equivalent'.
+# uml_bench.py takes each boot's median, pairs the boots of a round and
+# decides with the host benchmark's statistics: in eight doctored rounds,
+# on 10 % faster in every round is 'faster', no difference beyond 0.1 %
+# 'equivalent'; a swept path whose prefetch pays (on and vanilla faster)
+# keeps it, one where it does not leaves its patch standing.
 test_uml_bench_pairs_and_decides() {
-	local dir pair variant sample ns
+	local dir pair variant sample fast flat
 	dir=$(mktemp -d)
 	for pair in 1 2 3 4 5 6 7 8; do
-		for variant in off on; do
+		for variant in off on vanilla; do
 			for sample in 0 1 2 3 4 5 6 7 8 9; do
-				ns=$(awk -v v="$variant" -v s="$sample" 'BEGIN { printf "%.3f", (v == "on" ? 90 : 100) + s / 100 }')
-				echo "umlbench: walk=list set_kib=65536 nodes=349525 sample=$sample ns_per_node=$ns"
-				ns=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
-				echo "umlbench: walk=rcu set_kib=65536 nodes=349525 sample=$sample ns_per_node=$ns"
+				fast=$(awk -v v="$variant" -v s="$sample" 'BEGIN { printf "%.3f", (v == "off" ? 100 : 90) + s / 100 }')
+				flat=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
+				if [ "$variant" != vanilla ]; then
+					echo "umlbench: walk=list set_kib=65536 nodes=349525 sample=$sample ns_per_node=$fast"
+					echo "umlbench: walk=rcu set_kib=65536 nodes=349525 sample=$sample ns_per_node=$flat"
+				fi
+				echo "umlbench: walk=tiny_rcu set_kib=256 nodes=1365 sample=$sample ns_per_node=$fast"
+				echo "umlbench: walk=backlog set_kib=256 nodes=455 sample=$sample ns_per_node=$flat"
 			done >>"$dir/boot-$pair-$variant.log"
 		done
 	done
@@ -61,6 +69,12 @@ test_uml_bench_pairs_and_decides() {
 	if ! { grep -Eq '^list +64 MiB .* faster' "$dir/out.txt" &&
 		grep -Eq '^rcu +64 MiB .* equivalent' "$dir/out.txt"; }; then
 		echo "uml_bench.py: want list faster and rcu equivalent"
+		return 1
+	fi
+	if ! { grep -Eq '^tiny_rcu +256 KiB .* faster .* faster' "$dir/out.txt" &&
+		grep -Eq '^patch 07 rcu: tiny: the prefetch pays at 256 KiB: keep it' "$dir/out.txt" &&
+		grep -Eq '^patch 08 net: sock: the prefetch pays nowhere measured \(equivalent\): the patch stands' "$dir/out.txt"; }; then
+		echo "uml_bench.py: want tiny_rcu's prefetch kept and backlog's patch standing"
 		return 1
 	fi
 	rm -rf "$dir"

@@ -20,23 +20,48 @@
  *   rcu     list_for_each_entry_rcu under rcu_read_lock();
  *   skb     skb_queue_walk over real sk_buffs (alloc_skb()).
  *
+ * And, with umlbench.path_sets=, the four open-coded walks the series
+ * sweeps, each driven through the kernel's own code path (the walks at
+ * the sites are the ones the build compiled: the prefetch is there in
+ * vanilla and with CONFIG_LIST_PREFETCH=y, gone with the default):
+ *   tiny_rcu   Tiny RCU's rcu_process_callbacks() invoking call_rcu()
+ *              callbacks of dentry-sized objects, timed from the first
+ *              callback to the last (the grace period is not the walk);
+ *   backlog    __release_sock() handing a socket's backlog of sk_buffs to
+ *              sk_backlog_rcv(), built while the socket is owned (a UDP
+ *              socket of the kernel's, its backlog handler the bench's);
+ *   blk_batch  blk_mq_end_request_batch() completing a batch of requests
+ *              of a blk-mq queue of the bench's own (a driver's polled
+ *              completion), as many as the tag set holds;
+ *   reclaim    direct reclaim (try_to_free_pages()) of clean page-cache
+ *              folios, whose isolate_lru_folios() walks the LRU; the set
+ *              is the folios' struct pages, the walk's nodes.
+ * Each is linked in a random order, so each step is a pointer chase.
+ *
  * UML's clock advances in steps of up to 256 ns here, so a sample walks
  * until at least min_sample_ms have passed and is timed as a whole.
  */
+#include <linux/anon_inodes.h>
+#include <linux/blk-mq.h>
+#include <linux/file.h>
 #include <linux/hash.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
+#include <linux/net.h>
+#include <linux/pagemap.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/swap.h>
 #include <linux/vmalloc.h>
 #include <linux/dcache.h>
+#include <net/sock.h>
 
 #define UMLBENCH_MAX_SETS	8
 
@@ -44,6 +69,11 @@ static unsigned int sets[UMLBENCH_MAX_SETS];
 static int nr_sets;
 module_param_array(sets, uint, &nr_sets, 0444);
 MODULE_PARM_DESC(sets, "working sets to walk, in KiB (none: do not run)");
+
+static unsigned int path_sets[UMLBENCH_MAX_SETS];
+static int nr_path_sets;
+module_param_array(path_sets, uint, &nr_path_sets, 0444);
+MODULE_PARM_DESC(path_sets, "working sets of the swept paths, in KiB (none: do not run them)");
 
 static unsigned int samples = 11;
 module_param(samples, uint, 0444);
@@ -167,14 +197,14 @@ static noinline unsigned int walk_lookups(struct umlbench_set *s, unsigned int n
 	return hits;
 }
 
-static void shuffle(struct umlbench_node **nodes, unsigned int nr)
+static void shuffle(void **items, unsigned int nr)
 {
 	unsigned int i, j;
 
 	for (i = nr - 1; i > 0; i--) {
 		/* Drawn once: swap() evaluates its arguments twice. */
 		j = get_random_u32_below(i + 1);
-		swap(nodes[i], nodes[j]);
+		swap(items[i], items[j]);
 	}
 }
 
@@ -213,7 +243,7 @@ static int build_set(struct umlbench_set *s, unsigned int kib)
 		if (!(i & 1023))
 			cond_resched();
 	}
-	shuffle(s->nodes, s->nr);
+	shuffle((void **)s->nodes, s->nr);
 	INIT_LIST_HEAD(&s->head);
 	for (i = 0; i < s->nr; i++) {
 		list_add_tail(&s->nodes[i]->list, &s->head);
@@ -310,17 +340,461 @@ static int bench_set(unsigned int kib)
 	return ret;
 }
 
+/*
+ * The swept paths. Each has a setup that sizes it from the working set,
+ * a round that runs the path once over every node and says how long the
+ * walk took and how many steps it made, and a teardown. A round's result
+ * is checked: every node reached the path's handler exactly once.
+ */
+struct umlbench_path {
+	const char *name;
+	int (*setup)(void **ctx, unsigned int kib, unsigned int *nr);
+	int (*round)(void *ctx, u64 *ns, u64 *steps);
+	void (*teardown)(void *ctx);
+};
+
+/*
+ * What the handlers the paths call saw in this round: they get only
+ * their node (an rcu_head, an sk_buff), so the count lives here.
+ */
+static struct {
+	unsigned int expect, done;
+	u64 sum, first_ns, last_ns;
+} path_round;
+
+static void path_round_start(unsigned int expect)
+{
+	memset(&path_round, 0, sizeof(path_round));
+	path_round.expect = expect;
+}
+
+/* Every one of @nr nodes, valued 0 .. @nr - 1, handled once? */
+static int path_round_check(const char *name, unsigned int nr)
+{
+	if (path_round.done == nr && path_round.sum == (u64)nr * (nr - 1) / 2)
+		return 0;
+	pr_err("umlbench: %s: %u of %u nodes handled, sum %llu\n", name, path_round.done, nr,
+	       path_round.sum);
+	return -EINVAL;
+}
+
+/* Tiny RCU: a callback per object; dentries are freed this way. */
+struct umlbench_cb {
+	struct rcu_head rcu;
+	u64 payload;
+	char pad[sizeof(struct dentry) - sizeof(struct rcu_head) - sizeof(u64)];
+};
+
+struct tiny_rcu_path {
+	struct kmem_cache *cache;
+	struct umlbench_cb **objs;	/* in call order: a random one */
+	unsigned int nr;
+};
+
+static void tiny_rcu_cb(struct rcu_head *head)
+{
+	struct umlbench_cb *cb = container_of(head, struct umlbench_cb, rcu);
+
+	if (!path_round.done)
+		path_round.first_ns = ktime_get_ns();
+	path_round.sum += cb->payload;
+	if (++path_round.done == path_round.expect)
+		path_round.last_ns = ktime_get_ns();
+}
+
+static void tiny_rcu_teardown(void *ctx)
+{
+	struct tiny_rcu_path *p = ctx;
+	unsigned int i;
+
+	for (i = 0; p->objs && i < p->nr; i++)
+		if (p->objs[i])
+			kmem_cache_free(p->cache, p->objs[i]);
+	kvfree(p->objs);
+	kmem_cache_destroy(p->cache);
+	kfree(p);
+}
+
+static int tiny_rcu_setup(void **ctx, unsigned int kib, unsigned int *nr)
+{
+	struct tiny_rcu_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	unsigned int i;
+
+	if (!p)
+		return -ENOMEM;
+	*ctx = p;
+	if (!IS_ENABLED(CONFIG_TINY_RCU)) {
+		pr_err("umlbench: tiny_rcu: this kernel has no Tiny RCU (it needs !SMP)\n");
+		return -EINVAL;
+	}
+	p->nr = max_t(unsigned int, 2, (u64)kib * 1024 / sizeof(struct umlbench_cb));
+	p->cache = kmem_cache_create("umlbench_cb", sizeof(struct umlbench_cb), 0, 0, NULL);
+	p->objs = kvcalloc(p->nr, sizeof(*p->objs), GFP_KERNEL);
+	if (!p->cache || !p->objs)
+		return -ENOMEM;
+	for (i = 0; i < p->nr; i++) {
+		p->objs[i] = kmem_cache_alloc(p->cache, GFP_KERNEL);
+		if (!p->objs[i])
+			return -ENOMEM;
+		p->objs[i]->payload = i;
+	}
+	shuffle((void **)p->objs, p->nr);
+	*nr = p->nr;
+	return 0;
+}
+
+static int tiny_rcu_round(void *ctx, u64 *ns, u64 *steps)
+{
+	struct tiny_rcu_path *p = ctx;
+	unsigned int i;
+
+	path_round_start(p->nr);
+	for (i = 0; i < p->nr; i++)
+		call_rcu(&p->objs[i]->rcu, tiny_rcu_cb);
+	/* Callbacks run in order, ours before the barrier's own. */
+	rcu_barrier();
+	*ns = path_round.last_ns - path_round.first_ns;
+	*steps = p->nr - 1;
+	return path_round_check("tiny_rcu", p->nr);
+}
+
+/* __release_sock(): a backlog built while the socket is owned. */
+struct backlog_path {
+	struct socket *sock;
+	int (*saved_rcv)(struct sock *sk, struct sk_buff *skb);
+	struct sk_buff **skbs;		/* in arrival order: a random one */
+	unsigned int nr;
+};
+
+static int backlog_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	path_round.sum += skb->mark;
+	path_round.done++;
+	return NET_RX_SUCCESS;
+}
+
+static void backlog_teardown(void *ctx)
+{
+	struct backlog_path *p = ctx;
+	unsigned int i;
+
+	for (i = 0; p->skbs && i < p->nr; i++)
+		kfree_skb(p->skbs[i]);
+	kvfree(p->skbs);
+	if (p->sock) {
+		p->sock->sk->sk_backlog_rcv = p->saved_rcv;
+		sock_release(p->sock);
+	}
+	kfree(p);
+}
+
+static int backlog_setup(void **ctx, unsigned int kib, unsigned int *nr)
+{
+	struct backlog_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	unsigned int i;
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	*ctx = p;
+	ret = sock_create_kern(&init_net, PF_INET, SOCK_DGRAM, IPPROTO_UDP, &p->sock);
+	if (ret) {
+		p->sock = NULL;
+		return ret;
+	}
+	p->saved_rcv = p->sock->sk->sk_backlog_rcv;
+	p->sock->sk->sk_backlog_rcv = backlog_rcv;
+	p->nr = max_t(unsigned int, 2, (u64)kib * 1024 / SKB_TRUESIZE(0));
+	p->skbs = kvcalloc(p->nr, sizeof(*p->skbs), GFP_KERNEL);
+	if (!p->skbs)
+		return -ENOMEM;
+	for (i = 0; i < p->nr; i++) {
+		p->skbs[i] = alloc_skb(0, GFP_KERNEL);
+		if (!p->skbs[i])
+			return -ENOMEM;
+		p->skbs[i]->mark = i;
+	}
+	shuffle((void **)p->skbs, p->nr);
+	*nr = p->nr;
+	return 0;
+}
+
+static int backlog_round(void *ctx, u64 *ns, u64 *steps)
+{
+	struct backlog_path *p = ctx;
+	struct sock *sk = p->sock->sk;
+	unsigned int i;
+	u64 t0;
+
+	lock_sock(sk);
+	/* As a softirq would, while the owner holds the socket. */
+	spin_lock_bh(&sk->sk_lock.slock);
+	for (i = 0; i < p->nr; i++) {
+		__sk_add_backlog(sk, p->skbs[i]);
+		sk->sk_backlog.len += p->skbs[i]->truesize;
+	}
+	spin_unlock_bh(&sk->sk_lock.slock);
+	path_round_start(p->nr);
+	t0 = ktime_get_ns();
+	release_sock(sk);
+	*ns = ktime_get_ns() - t0;
+	*steps = p->nr;
+	return path_round_check("backlog", p->nr);
+}
+
+/* blk_mq_end_request_batch(): requests of a queue with no disk. */
+struct blk_batch_path {
+	struct blk_mq_tag_set set;
+	struct request_queue *q;
+	struct request **rqs;
+	unsigned int nr;
+};
+
+static blk_status_t blk_batch_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	/* Nothing is ever issued: requests are allocated and completed. */
+	return BLK_STS_NOTSUPP;
+}
+
+static const struct blk_mq_ops blk_batch_mq_ops = {
+	.queue_rq = blk_batch_queue_rq,
+};
+
+static void blk_batch_teardown(void *ctx)
+{
+	struct blk_batch_path *p = ctx;
+
+	if (!IS_ERR_OR_NULL(p->q)) {
+		blk_mq_destroy_queue(p->q);
+		blk_put_queue(p->q);
+	}
+	if (p->set.tags)
+		blk_mq_free_tag_set(&p->set);
+	kvfree(p->rqs);
+	kfree(p);
+}
+
+static int blk_batch_setup(void **ctx, unsigned int kib, unsigned int *nr)
+{
+	struct blk_batch_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	/* What blk-mq carves each request of the tag set from. */
+	size_t rq_bytes = round_up(sizeof(struct request), cache_line_size());
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	*ctx = p;
+	p->nr = clamp_t(u64, (u64)kib * 1024 / rq_bytes, 2, BLK_MQ_MAX_DEPTH);
+	p->set.ops = &blk_batch_mq_ops;
+	p->set.nr_hw_queues = 1;
+	p->set.queue_depth = p->nr;
+	p->set.numa_node = NUMA_NO_NODE;
+	ret = blk_mq_alloc_tag_set(&p->set);
+	if (ret) {
+		p->set.tags = NULL;
+		return ret;
+	}
+	if (p->set.queue_depth < p->nr) {
+		pr_err("umlbench: blk_batch: the tag set holds %u requests, not %u\n",
+		       p->set.queue_depth, p->nr);
+		return -ENOMEM;
+	}
+	p->q = blk_mq_alloc_queue(&p->set, NULL, NULL);
+	if (IS_ERR(p->q))
+		return PTR_ERR(p->q);
+	p->rqs = kvcalloc(p->nr, sizeof(*p->rqs), GFP_KERNEL);
+	if (!p->rqs)
+		return -ENOMEM;
+	*nr = p->nr;
+	return 0;
+}
+
+static int blk_batch_round(void *ctx, u64 *ns, u64 *steps)
+{
+	struct blk_batch_path *p = ctx;
+	struct io_comp_batch iob = { };
+	unsigned int i;
+	u64 t0;
+
+	/* Every tag: the last round's batch must have given them all back. */
+	for (i = 0; i < p->nr; i++) {
+		p->rqs[i] = blk_mq_alloc_request(p->q, REQ_OP_DRV_IN, BLK_MQ_REQ_NOWAIT);
+		if (IS_ERR(p->rqs[i])) {
+			pr_err("umlbench: blk_batch: request %u of %u: no tag (%ld)\n", i, p->nr,
+			       PTR_ERR(p->rqs[i]));
+			while (i--)
+				blk_mq_free_request(p->rqs[i]);
+			return -EINVAL;
+		}
+	}
+	shuffle((void **)p->rqs, p->nr);
+	for (i = 0; i < p->nr; i++)
+		rq_list_add_tail(&iob.req_list, p->rqs[i]);
+	t0 = ktime_get_ns();
+	blk_mq_end_request_batch(&iob);
+	*ns = ktime_get_ns() - t0;
+	*steps = p->nr;
+	for (i = 0; i < p->nr; i++) {
+		if (READ_ONCE(p->rqs[i]->state) != MQ_RQ_IDLE) {
+			pr_err("umlbench: blk_batch: request %u was not completed\n", i);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Direct reclaim of clean page-cache folios: isolate_lru_folios(). */
+struct reclaim_path {
+	struct file *file;
+	struct folio **folios;
+	unsigned int nr;
+};
+
+static const struct file_operations reclaim_fops;
+
+static void reclaim_teardown(void *ctx)
+{
+	struct reclaim_path *p = ctx;
+
+	if (!IS_ERR_OR_NULL(p->file)) {
+		truncate_inode_pages(p->file->f_mapping, 0);
+		fput(p->file);
+	}
+	kvfree(p->folios);
+	kfree(p);
+}
+
+static int reclaim_setup(void **ctx, unsigned int kib, unsigned int *nr)
+{
+	struct reclaim_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return -ENOMEM;
+	*ctx = p;
+	if (IS_ENABLED(CONFIG_LRU_GEN)) {
+		/* Multi-gen LRU scans in scan_folios(), not isolate_lru_folios(). */
+		pr_err("umlbench: reclaim: this kernel has CONFIG_LRU_GEN\n");
+		return -EINVAL;
+	}
+	p->nr = max_t(unsigned int, 2, (u64)kib * 1024 / sizeof(struct page));
+	/* An inode of its own: its clean folios are reclaimable page cache. */
+	p->file = anon_inode_create_getfile("[umlbench]", &reclaim_fops, NULL, O_RDWR, NULL);
+	if (IS_ERR(p->file))
+		return PTR_ERR(p->file);
+	p->folios = kvcalloc(p->nr, sizeof(*p->folios), GFP_KERNEL);
+	if (!p->folios)
+		return -ENOMEM;
+	*nr = p->nr;
+	return 0;
+}
+
+static int reclaim_round(void *ctx, u64 *ns, u64 *steps)
+{
+	struct reclaim_path *p = ctx;
+	struct address_space *mapping = p->file->f_mapping;
+	unsigned long calls = 0, left;
+	unsigned int i;
+	int ret = 0;
+	u64 t0;
+
+	for (i = 0; i < p->nr; i++) {
+		p->folios[i] = folio_alloc(GFP_KERNEL, 0);
+		if (!p->folios[i]) {
+			while (i--)
+				folio_put(p->folios[i]);
+			return -ENOMEM;
+		}
+	}
+	/* Onto the LRU in a random order of their struct pages. */
+	shuffle((void **)p->folios, p->nr);
+	for (i = 0; i < p->nr; i++) {
+		struct folio *folio = p->folios[i];
+
+		if (!ret)
+			ret = filemap_add_folio(mapping, folio, i, GFP_KERNEL);
+		if (!ret) {
+			folio_mark_uptodate(folio);
+			folio_unlock(folio);
+		}
+		/* The page cache holds its own reference. */
+		folio_put(folio);
+	}
+	lru_add_drain();
+	if (ret)
+		goto out;
+	t0 = ktime_get_ns();
+	while (mapping->nrpages && calls++ < p->nr)
+		try_to_free_pages(node_zonelist(numa_node_id(), GFP_KERNEL), 0, GFP_KERNEL, NULL);
+	*ns = ktime_get_ns() - t0;
+	left = mapping->nrpages;
+	*steps = p->nr - left;
+	if (left) {
+		pr_err("umlbench: reclaim: %lu of %u folios left after %lu calls\n", left, p->nr,
+		       calls - 1);
+		ret = -EINVAL;
+	}
+out:
+	/* The shadow entries too: a refault would activate the next round's folios. */
+	truncate_inode_pages(mapping, 0);
+	return ret;
+}
+
+static const struct umlbench_path paths[] = {
+	{ "tiny_rcu", tiny_rcu_setup, tiny_rcu_round, tiny_rcu_teardown },
+	{ "backlog", backlog_setup, backlog_round, backlog_teardown },
+	{ "blk_batch", blk_batch_setup, blk_batch_round, blk_batch_teardown },
+	{ "reclaim", reclaim_setup, reclaim_round, reclaim_teardown },
+};
+
+/* Samples of a path: each sums rounds until min_sample_ms of walking. */
+static int bench_path(const struct umlbench_path *path, unsigned int kib)
+{
+	u64 budget = (u64)min_sample_ms * NSEC_PER_MSEC;
+	unsigned int i, nr = 0;
+	void *ctx = NULL;
+	int ret;
+
+	ret = path->setup(&ctx, kib, &nr);
+	if (ret)
+		pr_err("umlbench: %s: set=%u KiB: setup failed (%d)\n", path->name, kib, ret);
+	for (i = 0; i < samples && !ret; i++) {
+		u64 ns = 0, steps = 0, x;
+
+		do {
+			u64 round_ns, round_steps;
+
+			ret = path->round(ctx, &round_ns, &round_steps);
+			ns += round_ns;
+			steps += round_steps;
+			cond_resched();
+		} while (!ret && ns < budget);
+		if (ret)
+			break;
+		x = div64_u64(ns * 1000, steps ? steps : 1);
+		pr_info("umlbench: walk=%s set_kib=%u nodes=%u sample=%u ns_per_node=%llu.%03llu\n",
+			path->name, kib, nr, i, x / 1000, x % 1000);
+	}
+	if (ctx)
+		path->teardown(ctx);
+	return ret;
+}
+
 static int __init umlbench_init(void)
 {
+	unsigned int j;
 	int i, ret = 0;
 
-	if (!nr_sets)
+	if (!nr_sets && !nr_path_sets)
 		return 0;
 	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu samples=%u min_sample_ms=%u\n",
 		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n", sizeof(struct umlbench_node),
 		(size_t)SKB_TRUESIZE(0), samples, min_sample_ms);
 	for (i = 0; i < nr_sets && !ret; i++)
 		ret = bench_set(sets[i]);
+	for (i = 0; i < nr_path_sets && !ret; i++)
+		for (j = 0; j < ARRAY_SIZE(paths) && !ret; j++)
+			ret = bench_path(&paths[j], path_sets[i]);
 	pr_info("umlbench: %s\n", ret ? "failed" : "done");
 	if (power_off)
 		kernel_power_off();
