@@ -61,13 +61,26 @@ stage_end() {
 	STAGE_NOTE=
 }
 
-# write_atomic FILE: copy stdin to FILE through a temp file, so an
-# interruption never leaves half a result behind.
+# write_atomic FILE [COMMAND [ARG...]]: FILE from what COMMAND prints,
+# through a temp file, replaced only when COMMAND exits 0: a producer that
+# fails half way leaves the previous FILE, and says so. Without COMMAND,
+# stdin is copied (an interruption leaves nothing half written, but a
+# failing producer on the left of a pipe cannot be seen: use COMMAND).
 write_atomic() {
-	local dest=$1 tmp
+	local dest=$1 tmp status=0
+	shift
 	mkdir -p "$(dirname "$dest")"
 	tmp=$(mktemp "$dest.tmp.XXXXXX")
-	cat >"$tmp"
+	if [ $# -eq 0 ]; then
+		cat >"$tmp" || status=$?
+	else
+		"$@" >"$tmp" || status=$?
+	fi
+	if [ "$status" -ne 0 ]; then
+		rm -f "$tmp"
+		echo "write_atomic: $* failed (exit $status): $dest left as it was" >&2
+		return "$status"
+	fi
 	mv -f "$tmp" "$dest"
 }
 

@@ -18,24 +18,32 @@ um_base() {
 	} | inputs_hash /dev/stdin
 }
 
-# add_umlbench DIR: guest/umlbench/umlbench.c as lib/umlbench.c, built
-# into UML kernels with networking, committed (the builds' stamps read the
-# tree's commit).
+# add_umlbench DIR: guest/umlbench/* into lib/, built into UML kernels
+# with networking, committed (the builds' stamps read the tree's commit).
 # Only a changed file is copied: make goes by modification times.
 add_umlbench() {
-	local dir=$1
-	cmp -s "$PROJECT_DIR/guest/umlbench/umlbench.c" "$dir/lib/umlbench.c" ||
-		cp "$PROJECT_DIR/guest/umlbench/umlbench.c" "$dir/lib/umlbench.c"
-	# Built where UML has networking (its skb walk): not in kunit.py's
-	# minimal configs.
-	# shellcheck disable=SC2016 # a make variable, for make
-	local rule='obj-$(CONFIG_NET) += umlbench.o'
-	if ! grep -qxF "$rule" "$dir/lib/Makefile"; then
-		sed -i '/umlbench\.o/d' "$dir/lib/Makefile"
-		echo "$rule" >>"$dir/lib/Makefile"
+	local dir=$1 file name
+	local -a added=(lib/Makefile)
+	for file in "$PROJECT_DIR"/guest/umlbench/*.[ch]; do
+		name=$(basename "$file")
+		cmp -s "$file" "$dir/lib/$name" || cp "$file" "$dir/lib/$name"
+		added+=("lib/$name")
+	done
+	# Built where UML has networking (its skb walk and socket backlog):
+	# not in kunit.py's minimal configs. The two forms of the walks need
+	# the option to exist (the series with lab/um/).
+	# shellcheck disable=SC2016 # make variables, for make
+	# Every line names umlbench, so the block is found and replaced whole.
+	local rules='ifdef CONFIG_NET # umlbench
+obj-y += umlbench.o
+obj-$(CONFIG_ARCH_HAS_LIST_PREFETCH) += umlbench_walks_off.o umlbench_walks_on.o
+endif # umlbench'
+	if [ "$(grep umlbench "$dir/lib/Makefile" || true)" != "$rules" ]; then
+		sed -i '/umlbench/d' "$dir/lib/Makefile"
+		echo "$rules" >>"$dir/lib/Makefile"
 	fi
 	# The ignore file of Debian's tree ignores everything: add by force.
-	git -C "$dir" add -f lib/umlbench.c lib/Makefile
+	git -C "$dir" add -f "${added[@]}"
 	git -C "$dir" diff --cached --quiet ||
 		git -C "$dir" commit -q -m "lib: umlbench, the list-prefetch lab's in-kernel walks (UML only)"
 }

@@ -13,12 +13,15 @@ umlbench's lines
 
 A boot is the unit that varies: where its memory lands (UML's memory is
 a host file, mapped anew each boot) moves a walk by more than its
-samples do. So each boot's samples give one median per walk and set,
-and the two boots of a pair one paired ratio (on / default); the pairs'
-ratios give the median ratio, its distribution-free 95 % interval and
-the sign tests of scripts/verdicts.py, with the false-discovery rate
-held over all cells (the host benchmark's statistics). Pairing samples
-across boots instead would take one boot's luck for the CPU's.
+samples do. So the iterators are timed in both forms within each boot
+(umlbench_walks_off.c, umlbench_walks_on.c), over the same nodes, and
+each boot gives one ratio of the forms' medians per walk and set. The
+swept paths exist only as each kernel compiled them: there each boot
+gives one median per path and set, and the boots of a round one paired
+ratio per variant against the default. The ratios give the median ratio,
+its distribution-free 95 % interval and the sign tests of
+scripts/verdicts.py, with the false-discovery rate held over all cells
+of a table (the host benchmark's statistics).
 
 With the host benchmark's CSV, each cell is set beside the user-space
 walk of the same shape and size (a shuffled list with a touching body and
@@ -39,22 +42,23 @@ import sys
 
 import verdicts
 
-LINE = re.compile(r"umlbench: walk=(\S+) set_kib=(\d+) nodes=(\d+) sample=(\d+) "
-                  r"ns_per_node=([\d.]+)")
+LINE = re.compile(r"umlbench: walk=(\S+)(?: form=(\w+))? set_kib=(\d+) nodes=(\d+) "
+                  r"sample=(\d+) ns_per_node=([\d.]+)")
 HOST_SHAPE = {"list": ("list", "0", "-"), "rcu": ("list", "0", "-"),
               "lookup": ("hash-lookup", "0", "dependent")}
 
 
 def read_boots(directory):
-    """{(pair, variant): {(walk, kib): [ns per sample, in sample order]}}."""
+    """{(pair, variant): {(walk, kib[, form]): {sample: ns}}}: a form only for the iterators."""
     boots = {}
     for path in glob.glob(os.path.join(directory, "boot-*-*.log")):
         m = re.search(r"boot-(\d+)-(\w+)\.log$", path)
         if not m:
             continue
         cells = boots.setdefault((int(m.group(1)), m.group(2)), {})
-        for walk, kib, _, sample, ns in LINE.findall(open(path, errors="replace").read()):
-            cells.setdefault((walk, int(kib)), {})[int(sample)] = float(ns)
+        for walk, form, kib, _, sample, ns in LINE.findall(open(path, errors="replace").read()):
+            key = (walk, int(kib), form) if form else (walk, int(kib))
+            cells.setdefault(key, {})[int(sample)] = float(ns)
     return boots
 
 
@@ -105,31 +109,66 @@ def interval(r):
 def summary_lines(results, what):
     met = sum(max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
               for r in results)
+    words = ("faster", "slower", "equivalent", "undecided", "unstable")
     return [f"precision ({what}): {met} of {len(results)} intervals within +-1 %",
             f"verdicts ({what}; FDR 5 % over these cells, equivalence within +-2 %): " + ", ".join(
-                f"{w} {sum(r['verdict'] == w for r in results)}"
-                for w in ("faster", "slower", "equivalent", "undecided"))]
+                f"{w} {sum(r['verdict'] == w for r in results)}" for w in words
+                if w != "unstable" or any(r["verdict"] == w for r in results))]
 
 
-def iterator_table(boots, pairs, host):
-    keys = sorted({k for p in pairs for k in boots[(p, "off")] if k[0] not in SWEPT},
+def forms_ratio(boots, chosen, key):
+    """Both forms of a walk, timed in the same boots: on / off, a ratio per boot."""
+    obs = []
+    for b in chosen:
+        off, on = boots[b].get(key + ("off",)), boots[b].get(key + ("on",))
+        if off and on:
+            obs.append((statistics.median(on.values()), statistics.median(off.values())))
+    r = verdicts.paired_ratio(obs)
+    if r:
+        r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(o[1] for o in obs),
+                  "ns": statistics.median(o[0] for o in obs)})
+    return r
+
+
+def iterator_table(boots, host):
+    """Each boot times both forms over the same nodes: one ratio per boot;
+    the kernels of the two variants are two builds, whose intervals must
+    agree (else 'unstable': the code's placement decides, not the option)."""
+    chosen = sorted(b for b in boots if any(len(k) == 3 for k in boots[b]))
+    keys = sorted({k[:2] for b in chosen for k in boots[b] if len(k) == 3},
                   key=lambda k: (k[1], k[0]))
-    results = [r for r in (compare(boots, pairs, k, "on") for k in keys) if r]
+    results = []
+    for key in keys:
+        r = forms_ratio(boots, chosen, key)
+        if not r:
+            continue
+        r["builds"] = [forms_ratio(boots, [b for b in chosen if b[1] == v], key)
+                       for v in ("off", "on")]
+        results.append(r)
     if not results:
         return
     verdicts.decide(results)
-    print(f"The iterators: {len(pairs)} pairs of boots (default, on), A B B A; per walk and set,"
-          " each boot's median ns per node; n pairs, ratio on / default: median of the pairs'"
-          " ratios [95 % CI]")
-    print(f"{'walk':<7} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
-          f"{'on / default [95% CI]':<24} {'verdict':<11} {'user space (make bench)':<34}")
+    for r in results:
+        a, b = r["builds"]
+        if a and b and (a["ci_high"] < b["ci_low"] or b["ci_high"] < a["ci_low"]):
+            r["verdict"] = "unstable"
+    print(f"The iterators: {len(chosen)} boots, each timing both forms of every walk (the"
+          " kernel's iterators compiled with CONFIG_LIST_PREFETCH unset and set) over the same"
+          " nodes, sample by sample in alternating order; per boot, the ratio of the forms'"
+          " medians; n boots, their median ratio [95 % CI]; 'builds': the same over the"
+          " default kernel's boots and over the on kernel's (two builds: 'unstable' where"
+          " they disagree)")
+    print(f"{'walk':<7} {'set':>8} {'n':>4} {'off ns':>8} {'on ns':>8}  "
+          f"{'on / off [95% CI]':<24} {'verdict':<11} {'builds':<14} "
+          f"{'user space (make bench)':<34}")
     disagreements = []
     for r in results:
         h = host.get((r["walk"], r["kib"] * 1024))
         hostcol = (f"{float(h['ratio']):.3f} [{float(h['ci_low']):.3f},{float(h['ci_high']):.3f}] "
                    f"{h['verdict']}" if h else "-")
-        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>10.2f} "
-              f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {hostcol}")
+        builds = "/".join(f"{b['ratio']:.3f}" if b else "-" for b in r["builds"])
+        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>8.2f} "
+              f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {builds:<14} {hostcol}")
         if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
             disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
                                  f"user space {float(h['ratio']):.3f}")
@@ -157,7 +196,7 @@ def decision(path, rows):
 
 
 def path_table(boots, pairs):
-    keys = sorted({k for p in pairs for k in boots[(p, "off")] if k[0] in SWEPT},
+    keys = sorted({k for p in pairs for k in boots[(p, "off")] if len(k) == 2},
                   key=lambda k: (list(SWEPT).index(k[0]), k[1]))
     rows = [(compare(boots, pairs, k, "on"), compare(boots, pairs, k, "vanilla")) for k in keys]
     rows = [(on, va) for on, va in rows if on]
@@ -193,7 +232,7 @@ def main():
     if not pairs:
         print(f"uml_bench: no pair of default and on boots in {sys.argv[1]}", file=sys.stderr)
         return 1
-    iterator_table(boots, pairs, host)
+    iterator_table(boots, host)
     path_table(boots, pairs)
     return 0
 

@@ -10,6 +10,7 @@ plan_static() {
 check 120 test_fresh_cache_is_created
 check 300 test_tree_unpacked
 check 120 test_runner_fails_a_failing_middle_command
+check:cache 30 test_write_atomic_keeps_the_last_good_file
 check 120 test_runner_caches_only_passes
 check 120 test_runner_cache_key_covers_tools_and_environment
 check 120 test_runner_stops_on_a_failing_plan
@@ -32,6 +33,23 @@ check:cache 120 test_guest_programs
 check 120 test_cocci_corpus
 all 1800 test_audit
 PLAN
+}
+
+# A producer that fails half way publishes nothing: write_atomic leaves
+# the last good file (and no temp file) and passes the failure on; one
+# that succeeds replaces it.
+test_write_atomic_keeps_the_last_good_file() {
+	local dir status=0
+	dir=$(mktemp -d)
+	echo good >"$dir/result.txt"
+	write_atomic "$dir/result.txt" sh -c 'echo partial; exit 3' 2>"$dir/err" || status=$?
+	[ "$status" -eq 3 ] || { echo "write_atomic returned $status for a producer that failed with 3"; return 1; }
+	[ "$(cat "$dir/result.txt")" = good ] || { echo "a failed producer's output was published"; return 1; }
+	grep -q 'left as it was' "$dir/err" || { echo "write_atomic did not say it kept the file"; return 1; }
+	[ "$(find "$dir" -name 'result.txt.tmp.*' | wc -l)" -eq 0 ] || { echo "a temp file was left"; return 1; }
+	write_atomic "$dir/result.txt" echo new
+	[ "$(cat "$dir/result.txt")" = new ] || { echo "a good producer's output was not published"; return 1; }
+	rm -rf "$dir"
 }
 
 # A new machine: scripts/deps.sh and scripts/tree.sh against a cache

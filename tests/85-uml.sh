@@ -9,6 +9,8 @@ plan_uml() {
 all 3600 test_uml_quick
 all 3600 test_uml_kunit
 all 120 test_uml_bench_pairs_and_decides
+check:cache 30 test_kunit_diff_names_every_difference
+all 3600 test_uml_kunit_alltests
 PLAN
 }
 
@@ -43,32 +45,40 @@ test_uml_kunit() {
 	done
 }
 
-# uml_bench.py takes each boot's median, pairs the boots of a round and
-# decides with the host benchmark's statistics: in eight doctored rounds,
-# on 10 % faster in every round is 'faster', no difference beyond 0.1 %
-# 'equivalent'; a swept path whose prefetch pays (on and vanilla faster)
-# keeps it, one where it does not leaves its patch standing.
+# uml_bench.py takes each boot's medians and decides with the host
+# benchmark's statistics, on eight doctored rounds of boots: for the
+# iterators (both forms in every boot), the on form 10 % faster in every
+# boot is 'faster', no difference beyond 0.1 % 'equivalent', and a form
+# that is faster in one kernel's boots and slower in the other's
+# 'unstable'; for the swept paths (one form per kernel), a path whose
+# prefetch pays (on and vanilla faster than default) keeps it, one where
+# it does not leaves its patch standing.
 test_uml_bench_pairs_and_decides() {
-	local dir pair variant sample fast flat
+	local dir pair variant sample fast flat form
 	dir=$(mktemp -d)
 	for pair in 1 2 3 4 5 6 7 8; do
 		for variant in off on vanilla; do
 			for sample in 0 1 2 3 4 5 6 7 8 9; do
 				fast=$(awk -v v="$variant" -v s="$sample" 'BEGIN { printf "%.3f", (v == "off" ? 100 : 90) + s / 100 }')
 				flat=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
-				if [ "$variant" != vanilla ]; then
-					echo "umlbench: walk=list set_kib=65536 nodes=349525 sample=$sample ns_per_node=$fast"
-					echo "umlbench: walk=rcu set_kib=65536 nodes=349525 sample=$sample ns_per_node=$flat"
-				fi
+				for form in off on; do
+					[ "$variant" != vanilla ] || continue
+					awk -v f="$form" -v s="$sample" -v p="$pair" -v v="$variant" 'BEGIN {
+						printf "umlbench: walk=list form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == "on" ? 90 : 100) + p + s / 100
+						printf "umlbench: walk=rcu form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, 50 + p + (s % 3 - 1) / 100
+						printf "umlbench: walk=skb form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == v ? 40 : 44) + p
+					}'
+				done
 				echo "umlbench: walk=tiny_rcu set_kib=256 nodes=1365 sample=$sample ns_per_node=$fast"
 				echo "umlbench: walk=backlog set_kib=256 nodes=455 sample=$sample ns_per_node=$flat"
 			done >>"$dir/boot-$pair-$variant.log"
 		done
 	done
 	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir" | tee "$dir/out.txt"
-	if ! { grep -Eq '^list +64 MiB .* faster' "$dir/out.txt" &&
-		grep -Eq '^rcu +64 MiB .* equivalent' "$dir/out.txt"; }; then
-		echo "uml_bench.py: want list faster and rcu equivalent"
+	if ! { grep -Eq '^list +64 MiB +16 .* faster' "$dir/out.txt" &&
+		grep -Eq '^rcu +64 MiB +16 .* equivalent' "$dir/out.txt" &&
+		grep -Eq '^skb +64 MiB +16 .* unstable' "$dir/out.txt"; }; then
+		echo "uml_bench.py: want list faster, rcu equivalent and skb unstable, over 16 boots"
 		return 1
 	fi
 	if ! { grep -Eq '^tiny_rcu +256 KiB .* faster .* faster' "$dir/out.txt" &&
@@ -78,4 +88,48 @@ test_uml_bench_pairs_and_decides() {
 		return 1
 	fi
 	rm -rf "$dir"
+}
+
+# kunit_diff.py, on two doctored kunit.py JSON files: a case that passed
+# and fails, one only the second run has, one failing in both; the
+# verdict names the one regression; a file of no case is an error.
+test_kunit_diff_names_every_difference() {
+	local dir
+	dir=$(mktemp -d)
+	cat >"$dir/base.json" <<'JSON'
+{"name": "KUnit Test Group", "sub_groups": [{"name": "list-kunit-test", "test_cases": [
+ {"name": "list_test_list_init", "status": "PASS"}, {"name": "old_bug", "status": "FAIL"},
+ {"name": "list_test_list_add", "status": "PASS"}]}], "test_cases": []}
+JSON
+	cat >"$dir/changed.json" <<'JSON'
+{"name": "KUnit Test Group", "sub_groups": [{"name": "list-kunit-test", "test_cases": [
+ {"name": "list_test_list_init", "status": "PASS"}, {"name": "old_bug", "status": "FAIL"},
+ {"name": "list_test_list_add", "status": "FAIL"}]},
+ {"name": "list_prefetch", "test_cases": [{"name": "new_case", "status": "PASS"}]}], "test_cases": []}
+JSON
+	echo '{"name": "KUnit Test Group", "sub_groups": [], "test_cases": []}' >"$dir/empty.json"
+	python3 "$PROJECT_DIR/scripts/kunit_diff.py" "$dir/base.json" "$dir/changed.json" | tee "$dir/out"
+	local want
+	for want in 'status differs: 1' '  list-kunit-test/list_test_list_add: PASS -> FAIL' \
+		'only in changed: 1' '  list_prefetch/new_case: PASS' 'failing in both: 1' \
+		'  list-kunit-test/old_bug' 'verdict: regressions: 1'; do
+		grep -qxF -- "$want" "$dir/out" || { echo "kunit_diff.py did not print: $want"; return 1; }
+	done
+	if python3 "$PROJECT_DIR/scripts/kunit_diff.py" "$dir/base.json" "$dir/empty.json"; then
+		echo "kunit_diff.py compared against a run of no case"
+		return 1
+	fi
+	rm -rf "$dir"
+}
+
+# The tree's whole KUnit corpus under UML, vanilla against the series
+# forced on (scripts/uml-kunit.sh --all): no case that passes on vanilla
+# may fail or go missing with the series; cases failing on both are
+# listed in results/uml-kunit-all.txt. Long: two allyes-for-tests builds.
+test_uml_kunit_alltests() {
+	"$PROJECT_DIR/scripts/uml-kunit.sh" --all
+	local base
+	base=$(sed -n 's/^base: *\([0-9]*\) cases.*/\1/p' "$RESULTS_DIR/uml-kunit-all.txt")
+	[ "${base:-0}" -ge 500 ] || { echo "only ${base:-0} cases ran on vanilla: not the whole corpus"; return 1; }
+	grep -qx 'verdict: no case passes in base and not in changed' "$RESULTS_DIR/uml-kunit-all.txt"
 }

@@ -2,17 +2,20 @@
 /*
  * umlbench - the kernel's own list iterators, timed on the host CPU.
  *
- * Built into a User-Mode Linux kernel (scripts/uml-bench.sh copies it
- * into lib/ of the UML trees, vanilla and series alike), so the walks it
- * times are that kernel's iterators as its build compiled them: with
- * CONFIG_LIST_PREFETCH=y they prefetch the next node, otherwise not.
- * UML is an ordinary host process: these loads and prefetches are the
- * host CPU's, at native speed. It runs at boot when umlbench.sets= is
- * given, prints one line per sample, and powers the kernel off.
+ * Built into a User-Mode Linux kernel (scripts/uml-tree.sh copies it
+ * into lib/ of the UML trees, vanilla and series alike). UML is an
+ * ordinary host process: these loads and prefetches are the host CPU's,
+ * at native speed. It runs at boot when umlbench.sets= or
+ * umlbench.path_sets= is given, prints one line per sample, and powers
+ * the kernel off.
  *
- * Walks, over nodes allocated as the kernel allocates them (one slab
- * object each, linked in a random order so each step is a pointer chase
- * across the whole set):
+ * The iterators' walks are the kernel's own, compiled by its build in
+ * both forms (umlbench_walks_off.c and umlbench_walks_on.c: the option
+ * unset and set), and each sample times both back to back over the same
+ * nodes: a boot's memory placement, which moves a walk by more than the
+ * prefetch does, is then the same for both. Walks, over nodes allocated
+ * as the kernel allocates them (one slab object each, linked in a random
+ * order so each step is a pointer chase across the whole set):
  *   list    list_for_each_entry over dentry-sized objects;
  *   lookup  hash lookups with hlist_for_each_entry in a table at load
  *           factor 1, half the keys present, each key waiting for a word
@@ -63,6 +66,8 @@
 #include <linux/dcache.h>
 #include <net/sock.h>
 
+#include "umlbench.h"
+
 #define UMLBENCH_MAX_SETS	8
 
 static unsigned int sets[UMLBENCH_MAX_SETS];
@@ -87,115 +92,22 @@ static bool power_off = true;
 module_param(power_off, bool, 0444);
 MODULE_PARM_DESC(power_off, "power the kernel off when done");
 
-/* A node of the size of a struct dentry: the list and hash linkage first. */
-struct umlbench_node {
-	struct list_head list;
-	struct hlist_node hnode;
-	u64 key;
-	u64 payload;
-	char pad[sizeof(struct dentry) - 2 * sizeof(struct list_head) - 2 * sizeof(u64)];
-};
-
-struct umlbench_set {
-	struct kmem_cache *cache;
-	struct umlbench_node **nodes;	/* in allocation order */
-	unsigned int nr;
-	struct list_head head;		/* every node, in a random order */
-	struct hlist_head *buckets;
-	unsigned int bits;
-	struct sk_buff_head skbs;
-	unsigned int nr_skbs;
-};
-
 enum umlbench_walk { WALK_LIST, WALK_LOOKUP, WALK_RCU, WALK_SKB, NR_WALKS };
 
 static const char * const walk_names[NR_WALKS] = { "list", "lookup", "rcu", "skb" };
 
-/* Key number i as stored (splitmix64's finalizer: distinct, random-looking). */
-static u64 umlbench_key(u64 i)
-{
-	i = (i ^ (i >> 30)) * 0xbf58476d1ce4e5b9ull;
-	i = (i ^ (i >> 27)) * 0x94d049bb133111ebull;
-	return i ^ (i >> 31);
-}
-
-static noinline u64 walk_list(struct umlbench_set *s)
-{
-	struct umlbench_node *pos;
-	u64 sum = 0;
-
-	list_for_each_entry(pos, &s->head, list)
-		sum += pos->payload;
-	return sum;
-}
-
-static noinline u64 walk_rcu(struct umlbench_set *s)
-{
-	struct umlbench_node *pos;
-	u64 sum = 0;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(pos, &s->head, list)
-		sum += pos->payload;
-	rcu_read_unlock();
-	return sum;
-}
-
-static noinline u64 walk_skb(struct umlbench_set *s)
-{
-	struct sk_buff *skb;
-	u64 sum = 0;
-
-	skb_queue_walk(&s->skbs, skb)
-		sum += skb->len + skb->truesize;
-	return sum;
-}
-
-/* Always 0, read at run time: see walk_lookups(). */
-static u64 umlbench_zero;
-
 /*
- * @n lookups of key numbers drawn from *@state. Each lookup ends by
- * reading a word of the last line it fetched (the match's payload, the
- * last node's next pointer, or the empty bucket's head) with READ_ONCE(),
- * and the next key number takes that word masked by a run-time zero: the
- * next bucket's address waits for this lookup's last miss, a data
- * dependency, as in a path walk. Returns the hits; *@visited counts nodes.
+ * Both forms of the walks, where the option exists (the series, with
+ * lab/um/ on UML); vanilla runs only the swept paths.
  */
-static noinline unsigned int walk_lookups(struct umlbench_set *s, unsigned int n,
-					  u64 *state, u64 *visited)
-{
-	u64 zero = READ_ONCE(umlbench_zero), carry = 0;
-	unsigned int i, hits = 0;
+static const struct umlbench_walks *const forms[] = {
+#ifdef CONFIG_ARCH_HAS_LIST_PREFETCH
+	&umlbench_walks_off,
+	&umlbench_walks_on,
+#endif
+};
 
-	for (i = 0; i < n; i++) {
-		struct umlbench_node *pos, *last = NULL;
-		struct hlist_head *bucket;
-		const u64 *tail;
-		u64 key;
-
-		*state ^= *state << 13;
-		*state ^= *state >> 7;
-		*state ^= *state << 17;
-		/* Odd key numbers are absent: half the lookups miss. */
-		key = umlbench_key((*state + (carry & zero)) % (2 * (u64)s->nr));
-		bucket = &s->buckets[hash_64(key, s->bits)];
-		hlist_for_each_entry(pos, bucket, hnode) {
-			(*visited)++;
-			last = pos;
-			if (pos->key == key)
-				break;
-		}
-		if (pos) {
-			hits++;
-			tail = &pos->payload;
-		} else {
-			tail = last ? (const u64 *)&last->hnode.next : (const u64 *)&bucket->first;
-		}
-		carry = READ_ONCE(*tail);
-	}
-	return hits;
-}
+u64 umlbench_zero;
 
 static void shuffle(void **items, unsigned int nr)
 {
@@ -274,8 +186,8 @@ static u64 expected_sum(struct umlbench_set *s, enum umlbench_walk kind)
 }
 
 /* One sample: walks until min_sample_ms have passed; ns per node visited. */
-static int time_sample(struct umlbench_set *s, enum umlbench_walk kind, u64 *state,
-		       u64 *ns_per_node_x1000)
+static int time_sample(struct umlbench_set *s, const struct umlbench_walks *w,
+		       enum umlbench_walk kind, u64 *state, u64 *ns_per_node_x1000)
 {
 	u64 t0 = ktime_get_ns(), budget = (u64)min_sample_ms * NSEC_PER_MSEC;
 	u64 visited = 0, elapsed, sum;
@@ -284,27 +196,27 @@ static int time_sample(struct umlbench_set *s, enum umlbench_walk kind, u64 *sta
 	do {
 		switch (kind) {
 		case WALK_LIST:
-			sum = walk_list(s);
+			sum = w->list(s);
 			visited += s->nr;
 			break;
 		case WALK_RCU:
-			sum = walk_rcu(s);
+			sum = w->rcu(s);
 			visited += s->nr;
 			break;
 		case WALK_SKB:
-			sum = walk_skb(s);
+			sum = w->skb(s);
 			visited += s->nr_skbs;
 			break;
 		case WALK_LOOKUP:
 		default:
 			/* Half the keys are present: a quarter to three quarters hit. */
-			sum = walk_lookups(s, 1024, state, &visited);
+			sum = w->lookups(s, 1024, state, &visited);
 			want = clamp_t(u64, sum, 1024 / 4, 3 * 1024 / 4);
 			break;
 		}
 		if (sum != want) {
-			pr_err("umlbench: %s walk summed %llu, want %llu\n", walk_names[kind],
-			       sum, want);
+			pr_err("umlbench: %s walk (form %s) summed %llu, want %llu\n",
+			       walk_names[kind], w->form, sum, want);
 			return -EINVAL;
 		}
 		elapsed = ktime_get_ns() - t0;
@@ -313,13 +225,21 @@ static int time_sample(struct umlbench_set *s, enum umlbench_walk kind, u64 *sta
 	return 0;
 }
 
+/*
+ * Every walk of a set, each sample timing both forms back to back over
+ * the same nodes, in an order that alternates (off on, on off, ...).
+ */
 static int bench_set(unsigned int kib)
 {
 	struct umlbench_set s;
-	unsigned int i, kind;
+	unsigned int i, f, kind;
 	u64 state = 0x9e3779b97f4a7c15ull ^ kib, x;
 	int ret;
 
+	if (!ARRAY_SIZE(forms)) {
+		pr_err("umlbench: the iterators need the series (CONFIG_ARCH_HAS_LIST_PREFETCH)\n");
+		return -EINVAL;
+	}
 	ret = build_set(&s, kib);
 	if (ret) {
 		pr_err("umlbench: set=%u KiB: no memory (raise mem=)\n", kib);
@@ -328,12 +248,18 @@ static int bench_set(unsigned int kib)
 	}
 	for (i = 0; i < samples && !ret; i++) {
 		for (kind = 0; kind < NR_WALKS && !ret; kind++) {
-			ret = time_sample(&s, kind, &state, &x);
-			if (!ret)
-				pr_info("umlbench: walk=%s set_kib=%u nodes=%u sample=%u ns_per_node=%llu.%03llu\n",
-					walk_names[kind], kib,
-					kind == WALK_SKB ? s.nr_skbs : s.nr, i, x / 1000, x % 1000);
-			cond_resched();
+			for (f = 0; f < ARRAY_SIZE(forms) && !ret; f++) {
+				const struct umlbench_walks *w =
+					forms[i & 1 ? ARRAY_SIZE(forms) - 1 - f : f];
+
+				ret = time_sample(&s, w, kind, &state, &x);
+				if (!ret)
+					pr_info("umlbench: walk=%s form=%s set_kib=%u nodes=%u sample=%u ns_per_node=%llu.%03llu\n",
+						walk_names[kind], w->form, kib,
+						kind == WALK_SKB ? s.nr_skbs : s.nr, i,
+						x / 1000, x % 1000);
+				cond_resched();
+			}
 		}
 	}
 	free_set(&s);

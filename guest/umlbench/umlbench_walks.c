@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * umlbench_walks.c - the walks umlbench times, with the kernel's own
+ * iterators. Not built on its own: umlbench_walks_off.c and
+ * umlbench_walks_on.c include it with CONFIG_LIST_PREFETCH unset and set
+ * (before any header, so <linux/list_prefetch.h> sees it), and name the
+ * result UMLBENCH_WALKS.
+ */
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/rculist.h>
+#include <linux/skbuff.h>
+
+#include "umlbench.h"
+
+static noinline u64 walk_list(struct umlbench_set *s)
+{
+	struct umlbench_node *pos;
+	u64 sum = 0;
+
+	list_for_each_entry(pos, &s->head, list)
+		sum += pos->payload;
+	return sum;
+}
+
+static noinline u64 walk_rcu(struct umlbench_set *s)
+{
+	struct umlbench_node *pos;
+	u64 sum = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(pos, &s->head, list)
+		sum += pos->payload;
+	rcu_read_unlock();
+	return sum;
+}
+
+static noinline u64 walk_skb(struct umlbench_set *s)
+{
+	struct sk_buff *skb;
+	u64 sum = 0;
+
+	skb_queue_walk(&s->skbs, skb)
+		sum += skb->len + skb->truesize;
+	return sum;
+}
+
+/*
+ * @n lookups of key numbers drawn from *@state. Each lookup ends by
+ * reading a word of the last line it fetched (the match's payload, the
+ * last node's next pointer, or the empty bucket's head) with READ_ONCE(),
+ * and the next key number takes that word masked by a run-time zero: the
+ * next bucket's address waits for this lookup's last miss, a data
+ * dependency, as in a path walk. Returns the hits; *@visited counts nodes.
+ */
+static noinline unsigned int walk_lookups(struct umlbench_set *s, unsigned int n,
+					  u64 *state, u64 *visited)
+{
+	u64 zero = READ_ONCE(umlbench_zero), carry = 0;
+	unsigned int i, hits = 0;
+
+	for (i = 0; i < n; i++) {
+		struct umlbench_node *pos, *last = NULL;
+		struct hlist_head *bucket;
+		const u64 *tail;
+		u64 key;
+
+		*state ^= *state << 13;
+		*state ^= *state >> 7;
+		*state ^= *state << 17;
+		/* Odd key numbers are absent: half the lookups miss. */
+		key = umlbench_key((*state + (carry & zero)) % (2 * (u64)s->nr));
+		bucket = &s->buckets[hash_64(key, s->bits)];
+		hlist_for_each_entry(pos, bucket, hnode) {
+			(*visited)++;
+			last = pos;
+			if (pos->key == key)
+				break;
+		}
+		if (pos) {
+			hits++;
+			tail = &pos->payload;
+		} else {
+			tail = last ? (const u64 *)&last->hnode.next : (const u64 *)&bucket->first;
+		}
+		carry = READ_ONCE(*tail);
+	}
+	return hits;
+}
+
+const struct umlbench_walks UMLBENCH_WALKS = {
+	.form = IS_ENABLED(CONFIG_LIST_PREFETCH) ? "on" : "off",
+	.list = walk_list,
+	.rcu = walk_rcu,
+	.skb = walk_skb,
+	.lookups = walk_lookups,
+};
