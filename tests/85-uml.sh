@@ -20,7 +20,7 @@ PLAN
 # then).
 test_uml_quick() {
 	"$PROJECT_DIR/scripts/uml-bench.sh" --quick
-	local variant log walk
+	local variant log walk form
 	for variant in off on; do
 		log=$RESULTS_DIR/uml-quick/boot-$variant.log
 		for walk in list lookup rcu skb tiny_rcu backlog blk_batch reclaim; do
@@ -28,6 +28,20 @@ test_uml_quick() {
 				{ echo "$variant: no $walk walk in $log"; return 1; }
 		done
 		echo "$variant: $(grep -c 'umlbench: walk=' "$log") walks and paths checked"
+	done
+	# The two forms are what they say: the on form prefetches, the off
+	# form does not (prefetcht0 is __builtin_prefetch on the x86_64 host).
+	local obj count
+	for variant in off on; do
+		for form in off on; do
+			obj=$(build_dir um uml "$variant")/lib/umlbench_walks_$form.o
+			count=$(objdump -d "$obj" | grep -Ec '\sprefetch' || true)
+			echo "$variant kernel, form $form: $count prefetches"
+			if [ "$form" = on ] && [ "$count" -eq 0 ] || [ "$form" = off ] && [ "$count" -ne 0 ]; then
+				echo "the $form form of the walks in the $variant kernel has $count prefetches"
+				return 1
+			fi
+		done
 	done
 }
 
