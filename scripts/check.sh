@@ -204,6 +204,9 @@ run_one() {
 	read -r tier timeout name <<<"$line"
 	local logname=${name// /-}.log
 	logfile=$CHECK_LOG_DIR/$logname
+	# This run's logs, by name: what after_run may read (results/check
+	# keeps older runs' logs of tests this run did not run).
+	echo "$logname" >>"$CHECK_RUN_DIR/logs"
 	if [ "${tier#*:}" = cache ] && [ "${CHECK_CACHE:-1}" != 0 ]; then
 		update_cache_dir
 		cached=$CHECK_CACHE_DIR/$logname

@@ -415,7 +415,12 @@ result_stamp() {
 project_commit() {
 	local commit
 	commit=$(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')
-	git -C "$PROJECT_DIR" diff --quiet HEAD -- . ':!results' 2>/dev/null || commit+=+changes
+	# Changed or new files alike (an untracked script runs as much as a
+	# committed one); results/ and what git ignores do not count.
+	if ! git -C "$PROJECT_DIR" diff --quiet HEAD -- . ':!results' 2>/dev/null ||
+		[ -n "$(git -C "$PROJECT_DIR" ls-files --others --exclude-standard -- . ':!results' 2>/dev/null)" ]; then
+		commit+=+changes
+	fi
 	echo "$commit"
 }
 

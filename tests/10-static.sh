@@ -11,6 +11,8 @@ check 120 test_fresh_cache_is_created
 check 300 test_tree_unpacked
 check 120 test_runner_fails_a_failing_middle_command
 check:cache 30 test_write_atomic_keeps_the_last_good_file
+check 60 test_untracked_files_count_as_changes
+check:cache 30 test_failure_gallery_is_this_runs
 check 120 test_runner_caches_only_passes
 check 120 test_runner_cache_key_covers_tools_and_environment
 check 120 test_runner_stops_on_a_failing_plan
@@ -49,6 +51,49 @@ test_write_atomic_keeps_the_last_good_file() {
 	[ "$(find "$dir" -name 'result.txt.tmp.*' | wc -l)" -eq 0 ] || { echo "a temp file was left"; return 1; }
 	write_atomic "$dir/result.txt" echo new
 	[ "$(cat "$dir/result.txt")" = new ] || { echo "a good producer's output was not published"; return 1; }
+	rm -rf "$dir"
+}
+
+# A result's stamp says +changes when the checkout has a file git does
+# not track (it ran as much as a committed one), not only a modified one.
+test_untracked_files_count_as_changes() {
+	local clone
+	clone=$(mktemp -d)
+	git clone -q "$PROJECT_DIR" "$clone/p"
+	[ "$(PROJECT_DIR=$clone/p project_commit)" = "$(git -C "$clone/p" rev-parse --short HEAD)" ] ||
+		{ echo "a clean clone is stamped $(PROJECT_DIR=$clone/p project_commit)"; return 1; }
+	echo 'echo new' >"$clone/p/scripts/new-stage.sh"
+	[ "$(PROJECT_DIR=$clone/p project_commit)" = "$(git -C "$clone/p" rev-parse --short HEAD)+changes" ] ||
+		{ echo "an untracked script is not counted: $(PROJECT_DIR=$clone/p project_commit)"; return 1; }
+	rm "$clone/p/scripts/new-stage.sh"
+	mkdir -p "$clone/p/results"
+	echo made >"$clone/p/results/sizes.txt"
+	[ "$(PROJECT_DIR=$clone/p project_commit)" = "$(git -C "$clone/p" rev-parse --short HEAD)" ] ||
+		{ echo "a file under results/ counted as a change"; return 1; }
+	rm -rf "$clone"
+}
+
+# The failure gallery comes from this run's logs only, and only when
+# this run ran every fault test: an older run's log lying in the log
+# directory, or a run of some tests, leaves the last gallery alone.
+test_failure_gallery_is_this_runs() {
+	local dir name
+	dir=$(mktemp -d)
+	mkdir -p "$dir/logs" "$dir/run"
+	for name in $(plan_faults | awk '$3 ~ /^test_/ { print $3 }'); do
+		printf 'error: %s provoked\nfix: none\nresults/ intact\n' "$name" >"$dir/logs/$name.log"
+		echo "$name.log" >>"$dir/run/logs"
+	done
+	echo 'the last gallery' >"$dir/failures.txt"
+	# One fault test did not run in this run: its log is an older run's.
+	sed -i '$d' "$dir/run/logs"
+	CHECK_LOG_DIR=$dir/logs CHECK_RUN_DIR=$dir/run RESULTS_DIR=$dir after_run
+	[ "$(cat "$dir/failures.txt")" = 'the last gallery' ] ||
+		{ echo "a run without every fault test rewrote the gallery"; return 1; }
+	plan_faults | awk '$3 ~ /^test_/ { print $3 ".log" }' >"$dir/run/logs"
+	CHECK_LOG_DIR=$dir/logs CHECK_RUN_DIR=$dir/run RESULTS_DIR=$dir after_run
+	grep -q '^  error: test_parse_fails_on_oops provoked$' "$dir/failures.txt" ||
+		{ echo "a whole run's gallery lacks a fault test's error"; return 1; }
 	rm -rf "$dir"
 }
 
