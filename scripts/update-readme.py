@@ -33,7 +33,8 @@ import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERIES = ["patches", "configs"]
-BOOTS = SERIES + ["guest", "scripts/boot.sh", "scripts/parse.sh", "scripts/boot_result.py",
+# guest/umlbench is built into UML kernels only, never into a QEMU guest.
+BOOTS = SERIES + ["guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scripts/parse.sh", "scripts/boot_result.py",
                   "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
 CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
 BENCH = ["bench", "scripts/bench.sh", "scripts/bench_runs.py", "scripts/verdicts.py"]
@@ -141,14 +142,16 @@ def outdated(commit, paths):
     them changed since. Of patches/, only the series' code counts (not its
     messages, not its comments: series_code()); of NAMED_BY_OTHERS, only
     files that existed at COMMIT, unless PATHS are a run record's."""
+    excluded = [p for p in paths if p.startswith(":(exclude)")]
     exempt = [] if "tests" in paths else [p for p in paths if p in NAMED_BY_OTHERS]
-    plain = [p for p in paths if p != "patches" and p not in exempt]
+    plain = [p for p in paths if p != "patches" and p not in exempt and p not in excluded]
     changed = []
     if plain:
-        changed += git("diff", "--name-only", commit, "HEAD", "--", *plain).stdout.split()
+        changed += git("diff", "--name-only", commit, "HEAD", "--", *plain,
+                       *excluded).stdout.split()
     if exempt:
         changed += git("diff", "--name-only", "--diff-filter=CDMRT", commit, "HEAD", "--",
-                       *exempt).stdout.split()
+                       *exempt, *excluded).stdout.split()
     if changed:
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
         return f"before {', '.join(changed[:3])}{more} changed"
