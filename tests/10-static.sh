@@ -30,6 +30,7 @@ check 60 test_summary_shows_only_current_results
 check 30 test_tiers_time_the_whole_run
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
+check:cache 30 test_cover_cites_the_quoted_uml_run
 check:cache 120 test_checkpatch_strict
 check:cache 120 test_guest_programs
 check 120 test_cocci_corpus
@@ -95,6 +96,21 @@ test_failure_gallery_is_this_runs() {
 	grep -q '^  error: test_parse_fails_on_oops provoked$' "$dir/failures.txt" ||
 		{ echo "a whole run's gallery lacks a fault test's error"; return 1; }
 	rm -rf "$dir"
+}
+
+# The cover letter's in-kernel section is what scripts/cover_uml.py makes
+# of the UML run the README quotes: a new run quoted and the cover left
+# citing the old one (or figures edited by hand) fails here.
+test_cover_cites_the_quoted_uml_run() {
+	local want
+	want=$(python3 "$PROJECT_DIR/scripts/cover_uml.py" "$PROJECT_DIR/results/examples/uml-bench.txt")
+	[ -n "$want" ] || { echo "cover_uml.py made nothing"; return 1; }
+	if ! python3 -c 'import sys; sys.exit(sys.argv[1] not in open(sys.argv[2]).read())' \
+		"$want" "$PROJECT_DIR/patches/0000-cover-letter.patch"; then
+		echo "patches/0000-cover-letter.patch does not cite results/examples/uml-bench.txt as it is;"
+		echo "fix: scripts/cover_uml.py results/examples/uml-bench.txt patches/0000-cover-letter.patch"
+		return 1
+	fi
 }
 
 # A new machine: scripts/deps.sh and scripts/tree.sh against a cache
