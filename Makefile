@@ -11,7 +11,8 @@
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
-#   make uml-bench     the kernel's own iterators on the real CPU (User-Mode Linux)
+#   make uml-bench     the kernel's own iterators and swept paths on the real CPU (User-Mode Linux)
+#   make uml-kunit     KUnit under UML: the list suites, and the whole corpus vanilla against on
 #   make bisect   every step of the series builds (TARGET=, long)
 #   make readme   quote the current results in README.md and docs/
 #   make deps | tree | apply | build | boot   one stage of the pipeline
@@ -24,7 +25,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench bisect sizes audit codegen readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -77,6 +78,11 @@ guest-bench: apply
 # UML kernels default and on, booted A B B A on the host CPU.
 uml-bench: apply
 	scripts/uml-bench.sh
+
+# Long: two builds of kunit.py's --alltests config, per variant.
+uml-kunit: apply
+	scripts/uml-kunit.sh off on
+	scripts/uml-kunit.sh --all
 
 # Long: builds every step of the series in both variants.
 bisect: deps
