@@ -53,18 +53,14 @@ def main():
     both_fail = sorted(k for k in base.keys() & changed.keys()
                        if base[k] == changed[k] == "FAIL")
     worse = [k for k in differ if base[k] == "PASS"] + only_base
-    print(f"status differs: {len(differ)}")
-    for k in differ:
-        print(f"  {k}: {base[k]} -> {changed[k]}")
-    print(f"only in base: {len(only_base)}")
-    for k in only_base:
-        print(f"  {k}: {base[k]}")
-    print(f"only in changed: {len(only_changed)}")
-    for k in only_changed:
-        print(f"  {k}: {changed[k]}")
-    print(f"failing in both: {len(both_fail)}")
-    for k in both_fail:
-        print(f"  {k}")
+    for title, keys, line in (
+            ("status differs", differ, lambda k: f"{k}: {base[k]} -> {changed[k]}"),
+            ("only in base", only_base, lambda k: f"{k}: {base[k]}"),
+            ("only in changed", only_changed, lambda k: f"{k}: {changed[k]}"),
+            ("failing in both", both_fail, lambda k: k)):
+        print(f"{title}: {len(keys)}")
+        for k in keys:
+            print(f"  {line(k)}")
     print(f"verdict: {'regressions: ' + str(len(worse)) if worse else 'no case passes in base and not in changed'}")
     return 0
 

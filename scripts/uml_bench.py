@@ -88,18 +88,23 @@ SWEPT = {"tiny_rcu": "07 rcu: tiny", "backlog": "08 net: sock", "blk_batch": "09
          "reclaim": "10 mm: vmscan"}
 
 
-def compare(boots, pairs, key, variant):
-    """The paired ratio variant / default at one cell, with both medians."""
-    obs = []
-    for p in pairs:
-        a, b = boots[(p, "off")].get(key, {}), boots.get((p, variant), {}).get(key, {})
-        if a and b:
-            obs.append((statistics.median(b.values()), statistics.median(a.values())))
+def cell_ratio(obs, key):
+    """The paired ratio of (variant, baseline) medians at one cell, with both."""
     r = verdicts.paired_ratio(obs)
     if r:
         r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(o[1] for o in obs),
                   "ns": statistics.median(o[0] for o in obs)})
     return r
+
+
+def compare(boots, pairs, key, variant):
+    """The paired ratio variant / default at one cell, a ratio per round."""
+    obs = []
+    for p in pairs:
+        a, b = boots[(p, "off")].get(key, {}), boots.get((p, variant), {}).get(key, {})
+        if a and b:
+            obs.append((statistics.median(b.values()), statistics.median(a.values())))
+    return cell_ratio(obs, key)
 
 
 def interval(r):
@@ -123,11 +128,7 @@ def forms_ratio(boots, chosen, key):
         off, on = boots[b].get(key + ("off",)), boots[b].get(key + ("on",))
         if off and on:
             obs.append((statistics.median(on.values()), statistics.median(off.values())))
-    r = verdicts.paired_ratio(obs)
-    if r:
-        r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(o[1] for o in obs),
-                  "ns": statistics.median(o[0] for o in obs)})
-    return r
+    return cell_ratio(obs, key)
 
 
 def iterator_table(boots, host):
