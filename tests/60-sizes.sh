@@ -31,7 +31,7 @@ JSON
 		--tests "$dir/tests.o" ||
 		{ echo "size_checks.py failed a good result"; return 1; }
 	for doctored in \
-		's/"series_test_case": 40/"series_test_case": 40, "vfs_read": 16/' \
+		's/"series_test_case": 40/"series_test_case": 40, "vfs_read": -16/' \
 		's/"off": {"prefetches": {"total": 4}}/"off": {"prefetches": {"total": 6}}/' \
 		's/"after": 1200/"after": 1000/'; do
 		sed "$doctored" "$dir/good.json" >"$dir/bad.json"
