@@ -8,6 +8,43 @@
 plan_codegen() {
 	echo "check 3600 test_codegen_matches_vanilla x86_64"
 	echo "check 600 test_list_h_includes_do_not_depend_on_the_option x86_64"
+	echo "check:cache 60 test_codegen_check_fails_on_doctored_objects"
+}
+
+# codegen_objects DIR WALK_PREFETCH OTHER_BODY: DIR/lib/walk.o (a swept
+# walk, with its prefetch or not) and DIR/lib/other.o (untouched code).
+codegen_objects() {
+	mkdir -p "$1/lib"
+	printf '%s\n' 'struct node { struct node *next; int v; };' \
+		"int walk(struct node *n) { int s = 0; while (n) { $2 s += n->v; n = n->next; } return s; }" \
+		>"$1/lib/walk.c"
+	echo "int other(int x) { return $3; }" >"$1/lib/other.c"
+	gcc -O2 -c -o "$1/lib/walk.o" "$1/lib/walk.c"
+	gcc -O2 -c -o "$1/lib/other.o" "$1/lib/other.c"
+}
+
+# codegen_check.py on objects made to order: vanilla and on prefetch in
+# the swept walk, off does not, other code is alike: pass. Then an off
+# build whose untouched code differs, and an on build without the
+# prefetch back, must each fail.
+test_codegen_check_fails_on_doctored_objects() {
+	local dir
+	dir=$(mktemp -d)
+	codegen_objects "$dir/vanilla" '__builtin_prefetch(n->next);' 'x + 1'
+	codegen_objects "$dir/off" '' 'x + 1'
+	codegen_objects "$dir/on" '__builtin_prefetch(n->next);' 'x + 1'
+	run_codegen_check "$dir" || { echo "codegen_check.py failed objects made as the series makes them"; return 1; }
+	codegen_objects "$dir/off" '' 'x * 3'
+	if run_codegen_check "$dir"; then echo "codegen_check.py passed an off build whose untouched code differs"; return 1; fi
+	codegen_objects "$dir/off" '' 'x + 1'
+	codegen_objects "$dir/on" '' 'x + 1'
+	if run_codegen_check "$dir"; then echo "codegen_check.py passed an on build without the prefetch back"; return 1; fi
+	rm -rf "$dir"
+}
+
+run_codegen_check() {
+	python3 "$PROJECT_DIR/scripts/codegen_check.py" --vanilla "$1/vanilla" --off "$1/off" \
+		--on "$1/on" --modified lib/walk.o --json "$1/out.json" lib/walk.o lib/other.o
 }
 
 # test_list_h_includes_do_not_depend_on_the_option TARGET: a file that
