@@ -165,8 +165,8 @@ def iterator_table(boots, host):
     disagreements = []
     for r in results:
         h = host.get((r["walk"], r["kib"] * 1024))
-        hostcol = (f"{float(h['ratio']):.3f} [{float(h['ci_low']):.3f},{float(h['ci_high']):.3f}] "
-                   f"{h['verdict']}" if h else "-")
+        hostcol = (interval({k: float(h[k]) for k in ("ratio", "ci_low", "ci_high")})
+                   + f" {h['verdict']}" if h else "-")
         builds = "/".join(f"{b['ratio']:.3f}" if b else "-" for b in r["builds"])
         print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>8.2f} "
               f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {builds:<14} {hostcol}")
