@@ -24,11 +24,15 @@ UML_SETS=${UML_SETS:-16,256,4096,65536,262144}
 UML_PATH_SETS=${UML_PATH_SETS:-16,256,4096}
 UML_MEM=${UML_MEM:-1536M}
 UML_PAIRS=${UML_PAIRS:-10}
-UML_SAMPLES=${UML_SAMPLES:-11}
+# Each boot allocates every set anew UML_PLACEMENTS times and times
+# UML_SAMPLES samples over each: where a set lands moves its walks.
+UML_PLACEMENTS=${UML_PLACEMENTS:-3}
+UML_SAMPLES=${UML_SAMPLES:-5}
 
 usage() {
 	echo "usage: $0 [--quick | --from BOOT_DIR]" >&2
-	echo "  --from BOOT_DIR   decide again over the boots kept in BOOT_DIR (no boot)" >&2
+	echo "  --from RUN   decide again over a kept run (no boot): results/cpus/CPU/uml-runs/RUN" >&2
+	echo "               (its samples.csv) or results/uml/RUN (the consoles)" >&2
 	exit 2
 }
 
@@ -94,7 +98,7 @@ boot_rounds() {
 			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
 			stage_start "uml boot $i/$UML_PAIRS $variant"
 			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
-				umlbench.samples="$UML_SAMPLES"
+				umlbench.placements="$UML_PLACEMENTS" umlbench.samples="$UML_SAMPLES"
 			stage_end
 		done
 	done
@@ -121,28 +125,33 @@ main() {
 		quick
 		return 0
 	fi
-	local cpu_dir
+	local cpu_dir run_dir
+	cpu_dir=$RESULTS_DIR/cpus/$(cpu_slug)
 	if [ "$mode" != from ]; then
 		dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
 		mkdir -p "$dir"
 		boot_rounds "$dir"
+		# The consoles stay in results/uml/; their samples are kept with the CPU's results.
+		run_dir=$cpu_dir/uml-runs/$(basename "$dir")
+		mkdir -p "$run_dir"
+		write_atomic "$run_dir/samples.csv" python3 "$PROJECT_DIR/scripts/uml_bench.py" --extract "$dir"
+		dir=$run_dir
 	fi
-	cpu_dir=$RESULTS_DIR/cpus/$(cpu_slug)
 	mkdir -p "$cpu_dir"
-	local txt_tmp
-	txt_tmp=$(mktemp "$cpu_dir/uml-bench.txt.tmp.XXXXXX")
-	{
-		result_stamp
-		echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
-		echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
-		echo "kernels: $(grep -h '^Linux version' "$dir"/boot-1-off.log | cut -d' ' -f3 | head -n 1)"
-		echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${dir#"$PROJECT_DIR"/}/"
-		python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir" "$RESULTS_DIR/bench.csv"
-	} >"$txt_tmp"
-	mv -f "$txt_tmp" "$cpu_dir/uml-bench.txt"
+	write_atomic "$cpu_dir/uml-bench.txt" uml_report "$dir"
 	cp "$cpu_dir/uml-bench.txt" "$RESULTS_DIR/uml-bench.txt"
 	cat "$RESULTS_DIR/uml-bench.txt"
 	log "uml: results/uml-bench.txt and ${cpu_dir#"$PROJECT_DIR"/}/uml-bench.txt"
+}
+
+# uml_report RUN: the stamped tables and verdicts of a run's boots.
+# shellcheck disable=SC2317 # called through write_atomic
+uml_report() {
+	result_stamp
+	echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
+	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
+	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${1#"$PROJECT_DIR"/}/"
+	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$1" "$RESULTS_DIR/bench.csv"
 }
 
 main "$@"; exit

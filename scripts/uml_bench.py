@@ -2,14 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """The in-kernel walks under UML, decided: does CONFIG_LIST_PREFETCH=y pay?
 
-  uml_bench.py BOOT_DIR [HOST_BENCH.csv]
+  uml_bench.py RUN [HOST_BENCH.csv]   the tables and verdicts
+  uml_bench.py --extract BOOT_DIR     the samples of BOOT_DIR as samples.csv
 
-BOOT_DIR holds boot-<pair>-<variant>.log, the consoles of the UML
-kernels of scripts/uml-bench.sh (variants off, the series' default, on,
-and vanilla where the swept paths ran), booted A B B A. Each console has
-umlbench's lines
+RUN is a directory holding either samples.csv (what --extract wrote:
+a run kept in results/cpus/<cpu>/uml-runs/) or boot-<round>-<variant>.log,
+the consoles of the UML kernels of scripts/uml-bench.sh (variants off,
+the series' default, on, and vanilla where the swept paths ran), booted
+A B C C B A. Each console has umlbench's lines
 
-  umlbench: walk=W set_kib=K nodes=N sample=S ns_per_node=X
+  umlbench: walk=W [form=F] set_kib=K nodes=N placement=P sample=S ns_per_node=X
+
+(placement: the set allocated anew; the boot's value of a cell is the
+geometric mean over its placements of their median samples).
 
 A boot is the unit that varies: where its memory lands (UML's memory is
 a host file, mapped anew each boot) moves a walk by more than its
@@ -42,24 +47,68 @@ import sys
 
 import verdicts
 
-LINE = re.compile(r"umlbench: walk=(\S+)(?: form=(\w+))? set_kib=(\d+) nodes=(\d+) "
-                  r"sample=(\d+) ns_per_node=([\d.]+)")
+LINE = re.compile(r"umlbench: walk=(\S+)(?: form=(\w+))? set_kib=(\d+) nodes=(\d+)"
+                  r"(?: placement=(\d+))? sample=(\d+) ns_per_node=([\d.]+)")
+KERNEL = re.compile(r"^Linux version (\S+)", re.M)
+SAMPLES = "samples.csv"
+COLUMNS = ["round", "variant", "walk", "form", "set_kib", "placement", "ns"]
 HOST_SHAPE = {"list": ("list", "0", "-"), "rcu": ("list", "0", "-"),
               "lookup": ("hash-lookup", "0", "dependent")}
 
 
-def read_boots(directory):
-    """{(pair, variant): {(walk, kib[, form]): {sample: ns}}}: a form only for the iterators."""
-    boots = {}
+def console_cells(directory):
+    """{(round, variant): {(walk, kib[, form]): {placement: [ns, ...]}}} of
+    the consoles in DIRECTORY, and the kernels' version."""
+    boots, kernels = {}, set()
     for path in glob.glob(os.path.join(directory, "boot-*-*.log")):
         m = re.search(r"boot-(\d+)-(\w+)\.log$", path)
         if not m:
             continue
+        text = open(path, errors="replace").read()
+        kernels.update(KERNEL.findall(text))
         cells = boots.setdefault((int(m.group(1)), m.group(2)), {})
-        for walk, form, kib, _, sample, ns in LINE.findall(open(path, errors="replace").read()):
+        for walk, form, kib, _, placement, _, ns in LINE.findall(text):
             key = (walk, int(kib), form) if form else (walk, int(kib))
-            cells.setdefault(key, {})[int(sample)] = float(ns)
-    return boots
+            cells.setdefault(key, {}).setdefault(int(placement or 0), []).append(float(ns))
+    return boots, kernels
+
+
+def extract(directory):
+    """samples.csv: a line per boot, cell and placement, its samples in order."""
+    boots, kernels = console_cells(directory)
+    if not boots:
+        print(f"uml_bench: no umlbench samples in {directory}", file=sys.stderr)
+        return 1
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    print(f"# kernel {' '.join(sorted(kernels))}")
+    out.writerow(COLUMNS)
+    for (rnd, variant), cells in sorted(boots.items()):
+        for key, placements in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2:])):
+            for placement, ns in sorted(placements.items()):
+                out.writerow([rnd, variant, key[0], key[2] if len(key) == 3 else "", key[1],
+                              placement, " ".join(f"{x:g}" for x in ns)])
+    return 0
+
+
+def read_boots(directory):
+    """The cells of a run: from its samples.csv if it has one, else its consoles."""
+    path = os.path.join(directory, SAMPLES)
+    if not os.path.exists(path):
+        return console_cells(directory)
+    boots, kernels = {}, set()
+    with open(path) as f:
+        kernels.update(f.readline().split()[2:])
+        for r in csv.DictReader(f):
+            key = ((r["walk"], int(r["set_kib"]), r["form"]) if r["form"]
+                   else (r["walk"], int(r["set_kib"])))
+            boots.setdefault((int(r["round"]), r["variant"]), {}).setdefault(key, {})[
+                int(r["placement"])] = [float(x) for x in r["ns"].split()]
+    return boots, kernels
+
+
+def boot_value(cell):
+    """One boot's ns per node at a cell: over placements, the geometric mean of medians."""
+    return statistics.geometric_mean(statistics.median(ns) for ns in cell.values())
 
 
 def host_cells(path):
@@ -103,7 +152,7 @@ def compare(boots, pairs, key, variant):
     for p in pairs:
         a, b = boots[(p, "off")].get(key, {}), boots.get((p, variant), {}).get(key, {})
         if a and b:
-            obs.append((statistics.median(b.values()), statistics.median(a.values())))
+            obs.append((boot_value(b), boot_value(a)))
     return cell_ratio(obs, key)
 
 
@@ -111,9 +160,26 @@ def interval(r):
     return f"{r['ratio']:.3f} [{r['ci_low']:.3f},{r['ci_high']:.3f}]"
 
 
+def precise(r):
+    """Whether a cell's 95 % interval lies within +-1 % of its ratio."""
+    return max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
+
+
+def headline_precision(results):
+    """The headline cells, as the host benchmark's: each walk at its largest
+    set (past the LLC, where a prefetch can hide a miss)."""
+    largest = {}
+    for r in results:
+        largest[r["walk"]] = max(largest.get(r["walk"], 0), r["kib"])
+    heads = [r for r in results if r["kib"] == largest[r["walk"]]]
+    missed = [f"{r['walk']} {size(r['kib'])}" for r in heads if not precise(r)]
+    return (f"precision (headline cells, each walk at its largest set): "
+            f"{len(heads) - len(missed)} of {len(heads)} intervals within +-1 %"
+            + (f"; wider: {', '.join(missed)}" if missed else ""))
+
+
 def summary_lines(results, what):
-    met = sum(max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
-              for r in results)
+    met = sum(precise(r) for r in results)
     words = ("faster", "slower", "equivalent", "undecided", "unstable")
     return [f"precision ({what}): {met} of {len(results)} intervals within +-1 %",
             f"verdicts ({what}; FDR 5 % over these cells, equivalence within +-2 %): " + ", ".join(
@@ -127,7 +193,7 @@ def forms_ratio(boots, chosen, key):
     for b in chosen:
         off, on = boots[b].get(key + ("off",)), boots[b].get(key + ("on",))
         if off and on:
-            obs.append((statistics.median(on.values()), statistics.median(off.values())))
+            obs.append((boot_value(on), boot_value(off)))
     return cell_ratio(obs, key)
 
 
@@ -156,7 +222,7 @@ def iterator_table(boots, host):
     print(f"The iterators: {len(chosen)} boots, each timing both forms of every walk (the"
           " kernel's iterators compiled with CONFIG_LIST_PREFETCH unset and set) over the same"
           " nodes, sample by sample in alternating order; per boot, the ratio of the forms'"
-          " medians; n boots, their median ratio [95 % CI]; 'builds': the same over the"
+          " medians (the geometric mean over the boot's placements of a set); n boots, their median ratio [95 % CI]; 'builds': the same over the"
           " default kernel's boots and over the on kernel's (two builds: 'unstable' where"
           " they disagree)")
     print(f"{'walk':<7} {'set':>8} {'n':>4} {'off ns':>8} {'on ns':>8}  "
@@ -174,6 +240,7 @@ def iterator_table(boots, host):
             disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
                                  f"user space {float(h['ratio']):.3f}")
     print("\n".join(summary_lines(results, "iterators")))
+    print(headline_precision(results))
     if host:
         print("in-kernel and user-space ratios disagree beyond both intervals: "
               + ("; ".join(disagreements) if disagreements else "nowhere they were both measured"))
@@ -227,7 +294,10 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    boots = read_boots(sys.argv[1])
+    if sys.argv[1] == "--extract":
+        return extract(sys.argv[2]) if len(sys.argv) == 3 else 2
+    boots, kernels = read_boots(sys.argv[1])
+    print(f"kernels: {' '.join(sorted(kernels)) or 'unknown'}")
     host = host_cells(sys.argv[2] if len(sys.argv) > 2 else None)
     pairs = sorted({p for p, v in boots if (p, "off") in boots and (p, "on") in boots})
     if not pairs:

@@ -81,6 +81,8 @@ test_uml_bench_pairs_and_decides() {
 						printf "umlbench: walk=list form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == "on" ? 90 : 100) + p + s / 100
 						printf "umlbench: walk=rcu form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, 50 + p + (s % 3 - 1) / 100
 						printf "umlbench: walk=skb form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == v ? 40 : 44) + p
+						printf "umlbench: walk=lookup form=%s set_kib=65536 nodes=349525 placement=0 sample=%d ns_per_node=%.3f\n", f, s, (f == "on" ? 90 : 100)
+						printf "umlbench: walk=lookup form=%s set_kib=65536 nodes=349525 placement=1 sample=%d ns_per_node=200\n", f, s
 					}'
 				done
 				echo "umlbench: walk=tiny_rcu set_kib=256 nodes=1365 sample=$sample ns_per_node=$fast"
@@ -95,12 +97,22 @@ test_uml_bench_pairs_and_decides() {
 		echo "uml_bench.py: want list faster, rcu equivalent and skb unstable, over 16 boots"
 		return 1
 	fi
+	# Placements: 10 % faster over one allocation, even over the other; a
+	# boot's ratio is over both (sqrt(0.9)), not the last one's alone.
+	grep -Eq '^lookup +64 MiB +16 .* 0\.949 \[0\.949,0\.949\] +faster' "$dir/out.txt" ||
+		{ echo "uml_bench.py: want lookup 0.949 (both placements), faster"; return 1; }
 	if ! { grep -Eq '^tiny_rcu +256 KiB .* faster .* faster' "$dir/out.txt" &&
 		grep -Eq '^patch 07 rcu: tiny: the prefetch pays at 256 KiB: keep it' "$dir/out.txt" &&
 		grep -Eq '^patch 08 net: sock: the prefetch pays nowhere measured \(equivalent\): the patch stands' "$dir/out.txt"; }; then
 		echo "uml_bench.py: want tiny_rcu's prefetch kept and backlog's patch standing"
 		return 1
 	fi
+	# The samples kept in results/ decide as the consoles they came from.
+	mkdir "$dir/kept"
+	python3 "$PROJECT_DIR/scripts/uml_bench.py" --extract "$dir" >"$dir/kept/samples.csv"
+	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/kept" >"$dir/kept/out.txt"
+	diff -u "$dir/out.txt" "$dir/kept/out.txt" ||
+		{ echo "uml_bench.py: the extracted samples decide otherwise than the consoles"; return 1; }
 	rm -rf "$dir"
 }
 

@@ -13,7 +13,9 @@
  * both forms (umlbench_walks_off.c and umlbench_walks_on.c: the option
  * unset and set), and each sample times both back to back over the same
  * nodes: a boot's memory placement, which moves a walk by more than the
- * prefetch does, is then the same for both. Walks, over nodes allocated
+ * prefetch does, is then the same for both; and each set is allocated
+ * anew umlbench.placements= times, its samples timed over each, so one
+ * boot's figure is not one placement's. Walks, over nodes allocated
  * as the kernel allocates them (one slab object each, linked in a random
  * order so each step is a pointer chase across the whole set):
  *   list    list_for_each_entry over dentry-sized objects;
@@ -83,6 +85,10 @@ MODULE_PARM_DESC(path_sets, "working sets of the swept paths, in KiB (none: do n
 static unsigned int samples = 11;
 module_param(samples, uint, 0444);
 MODULE_PARM_DESC(samples, "timed samples per walk and set");
+
+static unsigned int placements = 1;
+module_param(placements, uint, 0444);
+MODULE_PARM_DESC(placements, "times each set is allocated anew, samples timed over each");
 
 static unsigned int min_sample_ms = 10;
 module_param(min_sample_ms, uint, 0444);
@@ -229,17 +235,13 @@ static int time_sample(struct umlbench_set *s, const struct umlbench_walks *w,
  * Every walk of a set, each sample timing both forms back to back over
  * the same nodes, in an order that alternates (off on, on off, ...).
  */
-static int bench_set(unsigned int kib)
+static int bench_placement(unsigned int kib, unsigned int placement)
 {
 	struct umlbench_set s;
 	unsigned int i, f, kind;
 	u64 state = 0x9e3779b97f4a7c15ull ^ kib, x;
 	int ret;
 
-	if (!ARRAY_SIZE(forms)) {
-		pr_err("umlbench: the iterators need the series (CONFIG_ARCH_HAS_LIST_PREFETCH)\n");
-		return -EINVAL;
-	}
 	ret = build_set(&s, kib);
 	if (ret) {
 		pr_err("umlbench: set=%u KiB: no memory (raise mem=)\n", kib);
@@ -254,15 +256,34 @@ static int bench_set(unsigned int kib)
 
 				ret = time_sample(&s, w, kind, &state, &x);
 				if (!ret)
-					pr_info("umlbench: walk=%s form=%s set_kib=%u nodes=%u sample=%u ns_per_node=%llu.%03llu\n",
+					pr_info("umlbench: walk=%s form=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu\n",
 						walk_names[kind], w->form, kib,
-						kind == WALK_SKB ? s.nr_skbs : s.nr, i,
+						kind == WALK_SKB ? s.nr_skbs : s.nr, placement, i,
 						x / 1000, x % 1000);
 				cond_resched();
 			}
 		}
 	}
 	free_set(&s);
+	return ret;
+}
+
+/*
+ * Where a set's nodes land moves its walks by more than the prefetch
+ * does, and differs from one allocation to the next: a set is allocated
+ * anew for each placement, and its samples are told apart by placement.
+ */
+static int bench_set(unsigned int kib)
+{
+	unsigned int p;
+	int ret = 0;
+
+	if (!ARRAY_SIZE(forms)) {
+		pr_err("umlbench: the iterators need the series (CONFIG_ARCH_HAS_LIST_PREFETCH)\n");
+		return -EINVAL;
+	}
+	for (p = 0; p < placements && !ret; p++)
+		ret = bench_placement(kib, p);
 	return ret;
 }
 
@@ -674,7 +695,8 @@ static const struct umlbench_path paths[] = {
 };
 
 /* Samples of a path: each sums rounds until min_sample_ms of walking. */
-static int bench_path(const struct umlbench_path *path, unsigned int kib)
+static int bench_path_placement(const struct umlbench_path *path, unsigned int kib,
+				unsigned int placement)
 {
 	u64 budget = (u64)min_sample_ms * NSEC_PER_MSEC;
 	unsigned int i, nr = 0;
@@ -698,11 +720,22 @@ static int bench_path(const struct umlbench_path *path, unsigned int kib)
 		if (ret)
 			break;
 		x = div64_u64(ns * 1000, steps ? steps : 1);
-		pr_info("umlbench: walk=%s set_kib=%u nodes=%u sample=%u ns_per_node=%llu.%03llu\n",
-			path->name, kib, nr, i, x / 1000, x % 1000);
+		pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu\n",
+			path->name, kib, nr, placement, i, x / 1000, x % 1000);
 	}
 	if (ctx)
 		path->teardown(ctx);
+	return ret;
+}
+
+/* A path's nodes are set up anew for each placement, as the iterators' are. */
+static int bench_path(const struct umlbench_path *path, unsigned int kib)
+{
+	unsigned int p;
+	int ret = 0;
+
+	for (p = 0; p < placements && !ret; p++)
+		ret = bench_path_placement(path, kib, p);
 	return ret;
 }
 
@@ -713,9 +746,9 @@ static int __init umlbench_init(void)
 
 	if (!nr_sets && !nr_path_sets)
 		return 0;
-	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu samples=%u min_sample_ms=%u\n",
+	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u\n",
 		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n", sizeof(struct umlbench_node),
-		(size_t)SKB_TRUESIZE(0), samples, min_sample_ms);
+		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms);
 	for (i = 0; i < nr_sets && !ret; i++)
 		ret = bench_set(sets[i]);
 	for (i = 0; i < nr_path_sets && !ret; i++)
