@@ -46,13 +46,19 @@ main() {
 		-kernel "$out/$IMAGE" -initrd "$initrd"
 		-append "console=$CONSOLE panic=-1 oops=panic ${BOOT_APPEND:-}"
 		-display none -monitor none -serial "file:$consolelog" -no-reboot)
-	# The same kernel, initramfs and command line as the last good boot:
-	# its console log is this boot's (a guest run under TCG is the same
-	# run again), unless BOOT_REUSE=0 asks for another.
-	stamp=$( (sha256sum "$out/$IMAGE" "$initrd" | cut -d' ' -f1; echo "${qemu_cmd[*]}") | inputs_hash /dev/stdin)
+	# The same kernel, initramfs, command line and QEMU as the last good
+	# boot: its console log is this boot's (a guest run under TCG is the
+	# same run again), unless BOOT_REUSE=0 asks for another. A reused boot
+	# is said so, and counted where the test runner asks (BOOT_REUSED_LOG).
+	local qemu_version
+	qemu_version=$("$QEMU" --version | head -n 1)
+	stamp=$( (sha256sum "$out/$IMAGE" "$initrd" | cut -d' ' -f1; echo "${qemu_cmd[*]}"; echo "$qemu_version") |
+		inputs_hash /dev/stdin)
 	if [ "${BOOT_REUSE:-1}" != 0 ] && [ "$(cat "$bdir/boot.stamp" 2>/dev/null)" = "$stamp" ] &&
 		[ "$(cat "$bdir/boot.status" 2>/dev/null)" = ok ] && [ -s "$consolelog" ]; then
-		log "boot: kernel, initramfs and command line unchanged since the boot of $(date -u -r "$consolelog" +%Y-%m-%dT%H:%MZ): its console log stands"
+		log "boot: reused: kernel, initramfs, command line and QEMU ($qemu_version) unchanged since the boot of $(date -u -r "$consolelog" +%Y-%m-%dT%H:%MZ): its console log stands (BOOT_REUSE=0 boots again)"
+		[ -z "${BOOT_REUSED_LOG:-}" ] ||
+			echo "$TARGET-$CONFIG_SET-$VARIANT $(date -u -r "$consolelog" +%Y-%m-%dT%H:%MZ)" >>"$BOOT_REUSED_LOG"
 		stage_end
 		return 0
 	fi

@@ -138,7 +138,7 @@ project_files() {
 
 # Variables a run sets for itself, different in every run: not inputs.
 RUN_SCOPED_VARS="LIST_PREFETCH_RUN_ID CHECK_RUN_DIR STAGE_TIMES_FILE LIST_PREFETCH_LOCKED TMPDIR
-CACHE_KEY_BASIS CURRENT_TEST_PID CCACHE_BEFORE STAGE_NOTE"
+CACHE_KEY_BASIS CURRENT_TEST_PID CCACHE_BEFORE STAGE_NOTE BOOT_REUSED_LOG"
 
 # steering_vars: the environment variables that steer the project's
 # scripts and tests: every NAME that scripts/ or tests/ read with a
@@ -219,6 +219,8 @@ run_one() {
 		fi
 	fi
 	t0=$SECONDS
+	local reused_before
+	reused_before=$(reused_boots)
 	# In the background, waited for: a signal to this runner is then
 	# handled at once (on_interrupt), not after the test. timeout makes
 	# the test its own process group; it is killed whole at its end, so
@@ -232,7 +234,13 @@ run_one() {
 	elapsed=$((SECONDS - t0))
 	case $status in
 	0)
-		echo "ok $number $name"
+		local reused
+		reused=$(tail -n "+$((reused_before + 1))" "$BOOT_REUSED_LOG")
+		if [ -n "$reused" ]; then
+			echo "ok $number $name # reused boot: $(echo "$reused" | sed 's/ / of /' | paste -sd, -)"
+		else
+			echo "ok $number $name"
+		fi
 		passed=$((passed + 1))
 		if [ -n "$cached" ]; then
 			mkdir -p "$CHECK_CACHE_DIR"
@@ -256,6 +264,12 @@ run_one() {
 		;;
 	esac
 	echo "# $name: ${elapsed}s"
+}
+
+# reused_boots: how many boots of this run scripts/boot.sh took from an
+# earlier boot's console log (same kernel, initramfs, command line, QEMU).
+reused_boots() {
+	wc -l <"$BOOT_REUSED_LOG"
 }
 
 # on_interrupt: INT or TERM: stop the current test's whole process group,
@@ -357,7 +371,9 @@ main() {
 		STAGE_TIMES_FILE=$CHECK_RUN_DIR/stage-times.tsv
 		: >"$STAGE_TIMES_FILE"
 	fi
-	export LIST_PREFETCH_RUN_ID CHECK_RUN_DIR STAGE_TIMES_FILE
+	BOOT_REUSED_LOG=$CHECK_RUN_DIR/reused-boots
+	: >"$BOOT_REUSED_LOG"
+	export LIST_PREFETCH_RUN_ID CHECK_RUN_DIR STAGE_TIMES_FILE BOOT_REUSED_LOG
 	mkdir -p "$CHECK_LOG_DIR"
 	# Where the passes of cacheable tests are remembered: update_cache_dir().
 	CHECK_CACHE_DIR=
@@ -373,9 +389,12 @@ main() {
 	done
 	if declare -F after_run >/dev/null; then after_run; fi
 	build_list | tap_diagnostics
+	local reused_total
+	reused_total=$(reused_boots)
 	rm -rf "$CHECK_RUN_DIR"
 	echo "# wall time: $((SECONDS - t0))s for ${#lines[@]} tests (tier $tier)"
 	echo "# cached: $cached_passes of the $passed passes were remembered from a run with the same inputs (CHECK_CACHE=0 runs every test)"
+	echo "# reused: $reused_total boots took an earlier boot's console log (same kernel, initramfs, command line and QEMU; BOOT_REUSE=0 boots every one)"
 	if [ "$skipped" -gt 0 ]; then
 		echo "$passed passed, $failed failed, $skipped skipped"
 	else

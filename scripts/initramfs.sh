@@ -137,7 +137,9 @@ main() {
 	tool=$(gen_init_cpio)
 	# Not in a $(...): there a failing step would not stop it.
 	cpio_list >"$out.list"
-	"$tool" "$out.list" | gzip -9 | write_atomic "$out"
+	# A fixed time for every entry and none in the gzip header: the same
+	# content gives the same image, which is what lets boot.sh reuse a boot.
+	"$tool" -t 0 "$out.list" | gzip -9 -n | write_atomic "$out"
 	log "initramfs: $out ($(stat -c %s "$out") bytes)"
 	echo "$out"
 }

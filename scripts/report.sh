@@ -38,7 +38,8 @@ step() {
 
 # run_pipeline: make check-all (every build, boot, debug kernel, the
 # codegen comparison, sizes of the qemu config, the short A/B, the
-# audit, the fault tests), then the long measurements.
+# audit, the fault tests), then the long measurements: the host
+# benchmark, the kernel's walks under UML, the in-guest A/B, the sizes.
 run_pipeline() {
 	local config
 	"$PROJECT_DIR/scripts/tree.sh" || return 1
@@ -46,6 +47,8 @@ run_pipeline() {
 	step check-all check_all_recorded
 	# The benchmark first among the measurements: it wants an idle machine.
 	step bench "$PROJECT_DIR/scripts/bench.sh"
+	# The kernel's own walks on the real CPU (UML): idle machine too.
+	step uml-bench "$PROJECT_DIR/scripts/uml-bench.sh"
 	step guest-bench "$PROJECT_DIR/scripts/guest-bench.sh" --runs "$GUEST_BENCH_RUNS"
 	for config in $SIZE_CONFIGS; do
 		step "sizes $config" "$PROJECT_DIR/scripts/sizes.sh" "$config" "$TARGET"
@@ -214,6 +217,10 @@ section_bench() {
 	[ ! -f "$RESULTS_DIR/bench.png" ] || echo "  plot: results/bench.png"
 }
 
+section_uml_bench() {
+	include_result uml-bench.txt "== make uml-bench (the kernel's own walks under UML: real timings)"
+}
+
 section_guest_bench() {
 	include_result guest-bench.txt "== make guest-bench (in-guest A/B; under TCG functional only)"
 }
@@ -246,6 +253,8 @@ print_report() {
 	section_audit
 	echo
 	section_bench
+	echo
+	section_uml_bench
 	echo
 	section_guest_bench
 	echo

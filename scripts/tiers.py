@@ -29,8 +29,10 @@ def summary(path):
     tallies = re.findall(r"^(\d+ passed, \d+ failed(?:, \d+ skipped)?)$", text, re.M)
     field["tally"] = tallies[-1] if tallies else "no tally (did not finish)"
     cached = re.findall(r"^# cached: (\d+) of the \d+ passes", text, re.M)
+    reused = re.findall(r"^# reused: (\d+) boots", text, re.M)
     if tallies and cached:
-        field["tally"] = field["tally"].replace(" passed", f" passed ({cached[-1]} cached)", 1)
+        also = f", {reused[-1]} boots reused" if reused else ""
+        field["tally"] = field["tally"].replace(" passed", f" passed ({cached[-1]} cached{also})", 1)
     # The last: a make report record holds its check-all's run first.
     m = ([None] + list(re.finditer(r"^# exit (\d+) after (\d+)s$", text, re.M)))[-1]
     field["exit"], field["seconds"] = (int(m.group(1)), int(m.group(2))) if m else (None, None)
@@ -42,7 +44,7 @@ def main():
     results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results")
     wanted = set(sys.argv[2:])
-    print(f"  {'tier':<15} {'cache':<16} {'wall':>8}  {'exit':>4}  {'tally':<44} commit, date, host")
+    print(f"  {'tier':<15} {'cache':<16} {'wall':>8}  {'exit':>4}  {'tally':<52} commit, date, host")
     found = 0
     for tier, name in RUNS:
         path = os.path.join(results, name + ".txt")
@@ -51,7 +53,7 @@ def main():
         f = summary(path)
         wall = f"{f['seconds'] // 60}m{f['seconds'] % 60:02d}s" if f["seconds"] is not None else "?"
         print(f"  {tier:<15} {f['cache']:<16} {wall:>8}  {f['exit'] if f['exit'] is not None else '?':>4}  "
-              f"{f['tally']:<44} {f['commit']}, {f['date']}, {f['host']}")
+              f"{f['tally']:<52} {f['commit']}, {f['date']}, {f['host']}")
         found += 1
     return 0 if found else 1
 

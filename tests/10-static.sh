@@ -19,6 +19,7 @@ check 120 test_runner_stops_on_a_failing_plan
 check 120 test_runner_holds_the_plan_to_its_manifest
 check 120 test_runner_stops_at_a_signal
 check 60 test_runner_speaks_ktap
+check 60 test_runner_counts_reused_boots
 check 60 test_cache_lock_names_its_holder
 check:cache 120 test_shellcheck
 check 30 test_data_files_load
@@ -283,6 +284,25 @@ STAGE
 	sleep 1
 	! kill -0 "$sleeper" 2>/dev/null || { echo "the test's child $sleeper outlived the run"; kill "$sleeper"; return 1; }
 	flock -n "$scratch/cache/lock" true || { echo "the cache lock is still held"; return 1; }
+	rm -rf "$scratch"
+}
+
+# A test whose boots were reused (scripts/boot.sh appends them to
+# BOOT_REUSED_LOG) is marked so on its TAP line, like a cached pass, and
+# the run counts them before its tally; a test that boots nothing is not.
+test_runner_counts_reused_boots() {
+	local scratch out
+	scratch=$(mktemp -d)
+	# shellcheck disable=SC2016 # the probe's code, expanded when it runs
+	out=$(probe_runner "$scratch" "check 30 test_probe_reuses
+check 30 test_probe_boots_nothing" '
+test_probe_reuses() { echo "x86_64-qemu-off 2026-01-01T00:00Z" >>"$BOOT_REUSED_LOG"; }
+test_probe_boots_nothing() { true; }')
+	echo "$out"
+	echo "$out" | grep -q '^  | ok 1 test_probe_reuses # reused boot: x86_64-qemu-off of 2026-01-01T00:00Z$' ||
+		{ echo "the reused boot is not marked"; return 1; }
+	echo "$out" | grep -q '^  | ok 2 test_probe_boots_nothing$' || { echo "a test without boots is marked"; return 1; }
+	echo "$out" | grep -q '^  | # reused: 1 boots' || { echo "the reused boots are not counted"; return 1; }
 	rm -rf "$scratch"
 }
 

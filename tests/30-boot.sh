@@ -22,6 +22,7 @@ plan_boot() {
 			echo "$tier 300 test_iterator_prefetch_sites $target $variant"
 		done
 	done
+	echo "all 900 test_boot_reuse_is_said x86_64 off"
 }
 
 # targets_in_check_order: x86_64 first (the fault tests borrow its off
@@ -33,6 +34,42 @@ targets_in_check_order() {
 
 # test_boot TARGET VARIANT: configure, build, boot, judge.
 test_boot() { boot_variant "$1" "$2"; }
+
+# test_boot_reuse_is_said TARGET VARIANT: a boot of the same kernel,
+# initramfs, command line and QEMU takes the last good boot's console
+# log, says "reused" and is counted (BOOT_REUSED_LOG, the runner's
+# "# reused:" line); another QEMU version, or BOOT_REUSE=0, boots anew.
+# Its boots have a tag of their own: the build's own boot stays as it is.
+test_boot_reuse_is_said() {
+	local scratch count
+	scratch=$(mktemp -d)
+	export BOOT_TAG=reuse-probe BOOT_REUSED_LOG=$scratch/reused
+	: >"$BOOT_REUSED_LOG"
+	load_target "$1"
+	BOOT_REUSE=0 "$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/first" 2>&1 || { cat "$scratch/first"; return 1; }
+	"$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/second" 2>&1 || { cat "$scratch/second"; return 1; }
+	grep 'boot: reused' "$scratch/second" || { echo "the same boot again did not say it was reused"; return 1; }
+	count=$(wc -l <"$BOOT_REUSED_LOG")
+	[ "$count" -eq 1 ] || { echo "reused boots counted: $count, want 1"; return 1; }
+	# The same QEMU but for the version it reports: not the same boot.
+	mkdir "$scratch/bin"
+	cat >"$scratch/bin/$QEMU" <<SHIM
+#!/bin/sh
+[ "\$1" = --version ] && { echo "QEMU emulator version 0.0.1 (a probe's)"; exit 0; }
+exec $(command -v "$QEMU") "\$@"
+SHIM
+	chmod +x "$scratch/bin/$QEMU"
+	PATH=$scratch/bin:$PATH "$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/third" 2>&1 ||
+		{ cat "$scratch/third"; return 1; }
+	! grep 'boot: reused' "$scratch/third" || { echo "another QEMU version reused the boot"; return 1; }
+	BOOT_REUSE=0 "$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/fourth" 2>&1 ||
+		{ cat "$scratch/fourth"; return 1; }
+	! grep 'boot: reused' "$scratch/fourth" || { echo "BOOT_REUSE=0 reused the boot"; return 1; }
+	count=$(wc -l <"$BOOT_REUSED_LOG")
+	[ "$count" -eq 1 ] || { echo "reused boots counted: $count, want 1"; return 1; }
+	echo "reused once, booted anew for another QEMU version and for BOOT_REUSE=0"
+	rm -rf "$scratch"
+}
 
 # this_runs_build TARGET VARIANT [CONFIG_SET]: the O= directory of a
 # build whose boot passed in this run, checked to be the build that
@@ -63,8 +100,10 @@ test_list_prefetch_default() {
 test_kunit_suites() {
 	load_target "$1"
 	load_config_set qemu
-	local suite passed failed status=0
-	for suite in $(required_suites); do
+	local suite passed failed status=0 suites
+	suites=$(required_suites)
+	[ -n "$suites" ] || { echo "$1 $2: no required KUnit suite: nothing would be checked"; return 1; }
+	for suite in $suites; do
 		passed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('passed', 0)")
 		failed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('failed', 0)")
 		echo "$1 $2: $suite passed $passed, failed $failed"
