@@ -63,7 +63,7 @@ def print_bench(results):
     if not (os.path.exists(txt) and os.path.exists(table)):
         return False
     st = upd.stamp(txt)
-    if not st or st[1] or upd.outdated(st[0], upd.PRODUCERS["bench.txt"][0]):
+    if not st or not current(st[0] + ("+changes" if st[1] else ""), upd.PRODUCERS["bench.txt"][0]):
         return False
     host = re.search(r"host: ([^;,]+)", open(txt).readline())
     rows = [r for r in csv.DictReader(open(table)) if r.get("run") == "all"
