@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The series' in-kernel figures, from a result: never typed.
+
+  series_figures.py RESULT              print every section made from RESULT
+  series_figures.py RESULT --apply DIR  write them into the series in DIR
+
+RESULT is results/uml-bench.txt (make uml-bench). The cover letter's
+section runs from its first line (FIRST) to 'Not measured:'; each patch
+that sweeps a path (07-10) has a block from 'Measured natively:' to the
+blank line before 'The workload:' (or, where it has none yet, one is put
+before 'The workload:'). The test that the series cites the quoted
+result compares both with what this makes.
+"""
+import glob
+import os
+import re
+import sys
+import textwrap
+
+FIRST = "The kernel's own code on the real CPU:"
+MEASURED = "Measured natively:"
+WORKLOAD = "The workload:"
+# The swept path of each patch, as uml_bench.py names it.
+PATCHES = {"07": "tiny_rcu", "08": "backlog", "09": "blk_batch", "10": "reclaim"}
+
+
+def run_of(txt):
+    return re.search(r"boots: \S*?/(?:uml|uml-runs)/(\S+)/", txt).group(1)
+
+
+def section(txt):
+    run = run_of(txt)
+    lines = txt.splitlines()
+    rows = []
+    for line in lines:
+        if re.match(r"^(list|lookup|rcu|skb)\s+\d+ [KM]iB", line):
+            f = line.split()
+            # walk, set, unit, n, off ns, on ns, ratio, [CI], verdict, builds
+            rows.append(f"  {f[0]:<7} {f[1] + ' ' + f[2]:>8} {f[4]:>7} {f[5]:>7}  "
+                        f"{f[6]} {f[7]:<15} {f[8]:<11} {f[9]}")
+    pick = [next(x for x in lines if x.startswith(p))
+            for p in ("precision (iterators)", "precision (headline", "verdicts (iterators",
+                      "in-kernel and user-space") if any(x.startswith(p) for x in lines)]
+    decisions = [x for x in lines if x.startswith("patch ")]
+    return f"""{FIRST} User-Mode Linux kernels of the
+series (x86_64 host, the CPU above, one CPU, mem=1536M, 4 KiB pages;
+'make uml-bench', lab run {run}). The iterators are
+compiled by the kernel's build in both forms into the same kernel (the
+option unset and set), and each boot times both over the same slab
+objects in a random order, sample by sample; the boots of two kernels
+(the default's and the on one's: two builds, "unstable" where they
+disagree); on / off, median of the boots' ratios [95 % CI], FDR 5 %:
+
+  walk         set  off ns   on ns  on / off [95 % CI]    verdict     builds
+""" + "\n".join(rows) + "\n" + "\n".join("  " + p for p in pick) + """
+
+The four swept walks (patches 7-10), each driven through its own code
+path in UML kernels of the default, on and vanilla (Tiny RCU callbacks,
+a socket backlog released, a blk-mq batch completed, direct reclaim of
+clean page cache; each patch has its figures and its workload). What
+they decide:
+
+""" + "\n".join("  " + d for d in decisions) + "\n\n"
+
+
+def path_rows(txt, path):
+    """(set, on interval, on verdict, vanilla interval, vanilla verdict) per set."""
+    rows = []
+    for line in txt.splitlines():
+        f = line.split()
+        if f and f[0] == path and len(f) >= 11:
+            rows.append((f"{f[1]} {f[2]}", f"{f[6]} {f[7]}", f[8], f"{f[9]} {f[10]}", f[11]))
+    return rows
+
+
+def patch_block(txt, path):
+    """The 'Measured natively:' block of the patch that sweeps PATH."""
+    rows = path_rows(txt, path)
+    if not rows:
+        raise SystemExit(f"series_figures: no row of {path} in the result")
+    cpu = re.search(r"^UML \(ARCH=um\) on ([^,]+),", txt, re.M).group(1)
+    family = re.search(r"boots: \S*cpus/[a-z0-9-]*-f(\d+)m", txt)
+    rounds = re.search(r"(\d+) rounds of boots", txt).group(1)
+    intro = (f"{MEASURED} this path driven through its own code, in User-Mode Linux kernels "
+             f"(default, on and vanilla) on an {cpu}"
+             + (f" (family {family.group(1)})" if family else "")
+             + f", {rounds} rounds of boots ('make uml-bench' of the list-prefetch lab, run "
+             f"{run_of(txt)}); ratio to the default kernel, median of the rounds' ratios "
+             "[95% CI], verdict with the FDR held at 5%:")
+    table = []
+    for size, on, on_v, va, va_v in rows:
+        table.append(f"  {size:>7}  on      {on} {on_v}")
+        table.append(f"  {'':>7}  vanilla {va} {va_v}")
+    pays = [r[0] for r in rows if r[2] == "faster"]
+    costs = [r[0] for r in rows if r[2] == "slower"]
+    if pays:
+        verdict = (f"The prefetch measurably paid at {', '.join(pays)}: the site is to keep it, "
+                   "and this patch to be dropped.")
+    elif costs:
+        verdict = f"The prefetch measurably cost at {', '.join(costs)} and paid at no size."
+    else:
+        verdict = "The prefetch did not measurably pay at any size."
+    return (textwrap.fill(intro, 72) + "\n\n" + "\n".join(table) + "\n\n"
+            + textwrap.fill(verdict, 72) + "\n\n")
+
+
+def put_patch_block(text, block):
+    """TEXT (a patch) with its measured block replaced, or put before WORKLOAD."""
+    end = text.index(WORKLOAD)
+    start = text.find(MEASURED)
+    start = end if start < 0 or start > end else start
+    return text[:start] + block + text[end:]
+
+
+def put_cover_section(text, sect):
+    end = text.index("Not measured:")
+    start = text.find(FIRST)
+    start = end if start < 0 else start
+    return text[:start] + sect + text[end:]
+
+
+def main():
+    if len(sys.argv) not in (2, 4) or len(sys.argv) == 4 and sys.argv[2] != "--apply":
+        print(__doc__, file=sys.stderr)
+        return 2
+    txt = open(sys.argv[1]).read()
+    made = {"0000": section(txt)}
+    made.update({nr: patch_block(txt, path) for nr, path in PATCHES.items()})
+    if len(sys.argv) == 2:
+        for nr, text in made.items():
+            print(f"== {nr}\n{text}", end="")
+        return 0
+    for nr, text in made.items():
+        (name,) = glob.glob(os.path.join(sys.argv[3], f"{nr}-*.patch" if nr == "0000"
+                                         else f"00{nr}-*.patch"))
+        old = open(name).read()
+        new = put_cover_section(old, text) if nr == "0000" else put_patch_block(old, text)
+        open(name, "w").write(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
