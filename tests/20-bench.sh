@@ -8,7 +8,7 @@ plan_bench() {
 check 300 test_bench_walkers_unit_tests
 check 300 test_bench_stats_unit_tests
 check 120 test_verdicts_py_known_cases
-check 300 test_bench_quick
+check:cache 300 test_bench_quick
 check 60 test_bench_runs_decide_over_builds
 PLAN
 }
@@ -57,7 +57,9 @@ PY
 # where builds disagree, and verdicts that agree with their ratios; both
 # lookup dependences, three loads and three hit shares, with the hit
 # ratios the cells asked for; a headline per walk; walkers placed at
-# other addresses in each build.
+# other addresses in each build. Cacheable: what it checks follows from
+# bench/, the scripts and the tools, all in the key, and nothing later
+# reads its results/bench-quick.*.
 test_bench_quick() {
 	local csv=$RESULTS_DIR/bench-quick.csv mark t0=$SECONDS run_dir
 	mark=$(mktemp)
