@@ -14,6 +14,7 @@
 #   make uml-bench     the kernel's own iterators and swept paths on the real CPU (User-Mode Linux)
 #   make uml-kunit     KUnit under UML: the list suites, and the whole corpus vanilla against on
 #   make bisect   every step of the series builds (TARGET=, long)
+#   make mail-series OUTDIR=DIR   the series signed by you (git config user.*), to mail
 #   make readme   quote the current results in README.md and docs/
 #   make deps | tree | apply | build | boot   one stage of the pipeline
 #
@@ -25,7 +26,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -96,6 +97,11 @@ audit: apply
 
 codegen: apply
 	scripts/codegen.sh $(TARGET)
+
+# The series as its sender mails it: From:/Signed-off-by: from git config.
+OUTDIR ?= mail
+mail-series:
+	scripts/mail-series.sh $(OUTDIR)
 
 # After make report: copy the results the README quotes into
 # results/examples/ and paste them into README.md.

@@ -32,6 +32,7 @@ check 30 test_tiers_time_the_whole_run
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
 check:cache 30 test_series_cites_the_quoted_uml_run
+check 60 test_mail_series_signs_as_the_sender
 check:cache 120 test_checkpatch_strict
 check:cache 120 test_guest_programs
 check 120 test_cocci_corpus
@@ -124,6 +125,40 @@ test_series_cites_the_quoted_uml_run() {
 		echo "fix: scripts/series_figures.py results/examples/uml-bench.txt --apply patches"
 	rm -rf "$scratch"
 	return "$status"
+}
+
+# The sendable copy of the series is the sender's: From: and every
+# Signed-off-by: carry git's user.name and user.email, the subjects the
+# version, and no placeholder is left; without an identity it refuses,
+# naming the fix, and writes nothing.
+test_mail_series_signs_as_the_sender() {
+	local scratch out patch nr=0
+	scratch=$(mktemp -d)
+	printf '[user]\n\tname = Ada Sender\n\temail = ada@example.org\n' >"$scratch/gitconfig"
+	GIT_CONFIG_GLOBAL=$scratch/gitconfig GIT_CONFIG_NOSYSTEM=1 SERIES_VERSION=4 \
+		"$PROJECT_DIR/scripts/mail-series.sh" "$scratch/out"
+	for patch in "$scratch"/out/*.patch; do
+		nr=$((nr + 1))
+		[ "$(grep -m1 '^From: ' "$patch")" = "From: Ada Sender <ada@example.org>" ] ||
+			{ echo "${patch##*/}: $(grep -m1 '^From: ' "$patch")"; return 1; }
+		grep -q '^Subject: \[PATCH v4 [0-9][0-9]/[0-9][0-9]\]' "$patch" ||
+			{ echo "${patch##*/}: no v4 subject tag"; return 1; }
+		! grep -q 'list-prefetch@localhost' "$patch" || { echo "${patch##*/}: the placeholder is left"; return 1; }
+	done
+	[ "$nr" -eq "$(($(grep -vc '^#' "$PROJECT_DIR/patches/series") + 1))" ] ||
+		{ echo "$nr patches written, want the series and its cover"; return 1; }
+	grep -q '^Signed-off-by: Ada Sender <ada@example.org>$' "$scratch"/out/0001-*.patch ||
+		{ echo "patch 1 is not signed off by the sender"; return 1; }
+	: >"$scratch/empty"
+	if out=$(GIT_CONFIG_GLOBAL=$scratch/empty GIT_CONFIG_NOSYSTEM=1 HOME=$scratch \
+		"$PROJECT_DIR/scripts/mail-series.sh" "$scratch/none" 2>&1); then
+		echo "a series was written without a sender identity"
+		return 1
+	fi
+	echo "$out" | grep -q 'no sender identity' || { echo "the refusal does not say why: $out"; return 1; }
+	[ ! -e "$scratch/none" ] || { echo "the refusal left $scratch/none behind"; return 1; }
+	echo "$nr patches signed by the sender; refused without an identity"
+	rm -rf "$scratch"
 }
 
 # A new machine: scripts/deps.sh and scripts/tree.sh against a cache
