@@ -13,7 +13,8 @@ Provenance: every result starts with a stamp, '# project COMMIT, DATE'
 (scripts/lib.sh's result_stamp; record-run.sh's on its second line). A
 result is quoted only if it is current: made from a clean checkout, at
 a commit whose series and producing code (PRODUCERS) hold what they hold
-now: the series' code without its messages and comments, and no new
+now: the series' code without its messages, its comments and the files
+no build reads (MAINTAINERS, Documentation/), and no new
 file counted under configs/ or guest/ but for run records (outdated()).
 A stale one is not quoted; its block says so, naming the file, the
 change it predates and the command that remakes it, and the exit status
@@ -163,14 +164,24 @@ def outdated(commit, paths):
 COMMENT = re.compile(r"^[-+]\s*(/\*.*|\*.*|\*/\s*|//.*)?$")
 
 
+# Files of the tree that no build, boot or measurement reads.
+UNBUILT = re.compile(r"^diff --git a/(MAINTAINERS|Documentation/\S*) ")
+
+
 def code_lines(diff):
     """A patch's diff as code: the files and the lines it adds or removes,
     without comment lines, blank lines, blob ids and line numbers (a
-    comment moves neither code nor anything a build makes of it)."""
+    comment moves neither code nor anything a build makes of it), and
+    without the files no build reads (UNBUILT: MAINTAINERS, Documentation/)."""
     out = []
+    unbuilt = False
     for line in diff.splitlines():
         if line.startswith("diff --git "):
-            out.append(line)
+            unbuilt = bool(UNBUILT.match(line))
+            if not unbuilt:
+                out.append(line)
+        elif unbuilt:
+            continue
         elif line[:1] in "+-" and not line.startswith(("+++", "---")) and not COMMENT.match(line):
             out.append(line)
     return "\n".join(out)

@@ -27,10 +27,12 @@ check 30 test_misspelt_data_file_key_is_named
 check 30 test_boot_targets_name_targets
 check 30 test_data_file_keys_documented
 check 60 test_quoted_results_are_current
+check 30 test_series_code_is_what_builds_read
 check 60 test_summary_shows_only_current_results
 check 30 test_tiers_time_the_whole_run
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
+check 60 test_export_reproduces_the_series
 check:cache 30 test_series_cites_the_quoted_uml_run
 check 60 test_mail_series_signs_as_the_sender
 check:cache 120 test_checkpatch_strict
@@ -540,6 +542,34 @@ test_quoted_results_are_current() {
 	python3 "$PROJECT_DIR/scripts/update-readme.py" --check
 }
 
+# What outdates a measured figure is the series' code: a patch's
+# message, its comments and the files no build reads (MAINTAINERS,
+# Documentation/) do not; a line of code in any other file does.
+test_series_code_is_what_builds_read() {
+	python3 - "$PROJECT_DIR/scripts/update-readme.py" <<'PY'
+import importlib.util, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+spec = importlib.util.spec_from_file_location("update_readme", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+def diff(path, line):
+    return f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1 +1,2 @@\n {line}\n+{line}\n"
+base = diff("lib/list.c", "int a;")
+cases = [("MAINTAINERS", "F:\tlib/x.c", False), ("Documentation/core-api/x.rst", "text", False),
+         ("lib/list.c", "/* a comment */", False), ("lib/list.c", "int b;", True),
+         ("MAINTAINERS.c", "int c;", True)]
+bad = 0
+for path, line, counts in cases:
+    changed = m.code_lines(base + diff(path, line)) != m.code_lines(base + diff(path, "// none"))
+    print(f"{path}: {line!r} {'counts' if changed else 'does not count'}")
+    bad += changed != counts
+if m.code_lines(base + diff("MAINTAINERS", "S:\tMaintained")) != m.code_lines(base):
+    print("a MAINTAINERS hunk counts as a file of code")
+    bad += 1
+sys.exit(bad)
+PY
+}
+
 # The README's results in brief: a boot or benchmark made at HEAD is
 # shown, one made before the code that makes it changed is named as not
 # current (the project's first commit predates every producer).
@@ -617,6 +647,29 @@ test_series_applies_to_pristine() {
 	[ "$want" = "$got" ]
 	[ -z "$(git -C "$SERIES_DIR" status --porcelain --untracked-files=no)" ] ||
 		{ echo "$SERIES_DIR has local changes"; return 1; }
+}
+
+# patches/ -> git am -> scripts/export-series.sh gives patches/ back:
+# every message, every changelog below '---' ('git am' drops them; the
+# export keeps them by subject) and the cover letter's text. Only the
+# cover's From: and Date: are the exporter's own.
+test_export_reproduces_the_series() {
+	require_tree
+	local scratch name differs=0
+	scratch=$(mktemp -d)
+	cp -r "$PROJECT_DIR/scripts" "$PROJECT_DIR/patches" "$PROJECT_DIR/configs" "$scratch/"
+	"$scratch/scripts/export-series.sh" "$SERIES_DIR"
+	for name in series $(cd "$PROJECT_DIR/patches" && ls ./*.patch); do
+		if ! diff -u -I '^Date: ' "$PROJECT_DIR/patches/$name" "$scratch/patches/$name" \
+			>"$scratch/diff"; then
+			echo "${name#./}: the export differs"
+			head -n 20 "$scratch/diff"
+			differs=1
+		fi
+	done
+	echo "$(grep -c 'patch$' "$scratch/patches/series") patches and the cover exported; $(grep -l '^Changes in v' "$scratch"/patches/0*.patch | wc -l) with a changelog"
+	rm -rf "$scratch"
+	return "$differs"
 }
 
 # checkpatch --strict from outside any git repository, as a reviewer
