@@ -5,7 +5,11 @@
   series_figures.py RESULT              print every section made from RESULT
   series_figures.py RESULT --apply DIR  write them into the series in DIR
 
-RESULT is results/uml-bench.txt (make uml-bench). The cover letter's
+RESULT is results/uml-bench.txt (make uml-bench). The cover letter also
+quotes the results beside it (QUOTES: codegen, sizes, include graph,
+KCSAN, bisect), each as the file holds it (or the part SELECT keeps),
+indented, between the paragraph that introduces it and its source line
+'  (results/examples/NAME, project COMMIT, DATE)'. The cover letter's
 section runs from its first line (FIRST) to 'Not measured:'; each patch
 that sweeps a path (07-10) has a block from 'Measured natively:' to the
 blank line before 'The workload:' (or, where it has none yet, one is put
@@ -105,6 +109,63 @@ def patch_block(txt, path):
             + textwrap.fill(verdict, 72) + "\n\n")
 
 
+def sizes_part(lines):
+    """Of a sizes result: size's table, the deltas, bloat-o-meter's
+    summaries (without the per-function rows) and the prefetch counts."""
+    out, para = [], []
+    for line in lines + [""]:
+        if line.strip():
+            para.append(line)
+            continue
+        first = para[0] if para else ""
+        if first.lstrip().startswith("text ") or first.startswith("vanilla -> "):
+            out += para + [""]
+        elif first.startswith("bloat-o-meter "):
+            keep = [first] + [x for x in para if x.startswith("add/remove:")]
+            keep += list(dict.fromkeys(x for x in para if x.startswith("Total:")))
+            out += keep + [""]
+        elif first.startswith("prefetch instructions"):
+            table = [x for x in para if not x.startswith("(")]
+            out += table[:table.index("by section:")] if "by section:" in table else table
+            out += [""]
+        para = []
+    return out[:-1]
+
+
+# The results the cover letter quotes, and the part of each it shows.
+QUOTES = {
+    "codegen-x86_64.txt": None,
+    "sizes-defconfig.txt": sizes_part,
+    "include-graph-x86_64.txt": None,
+    "kcsan.txt": None,
+    "bisect-x86_64.txt": None,
+}
+
+
+def quote(result_dir, name):
+    """(body lines, source line) of a quoted result."""
+    lines = open(os.path.join(result_dir, name)).read().splitlines()
+    m = re.match(r"# project (\S+), (\S+?)[;\s]", lines[0])
+    body = lines[1:]
+    body = QUOTES[name](body) if QUOTES[name] else body
+    return ([("  " + x).rstrip() for x in body],
+            f"  (results/examples/{name}, project {m.group(1)}, {m.group(2)})")
+
+
+def put_quote(text, name, body, source):
+    """TEXT with the block above NAME's source line replaced."""
+    lines = text.split("\n")
+    at = [i for i, x in enumerate(lines) if x.startswith(f"  (results/examples/{name}, ")]
+    if len(at) != 1:
+        raise SystemExit(f"series_figures: the cover letter has {len(at)} source lines "
+                         f"for results/examples/{name}; want one, below its quote")
+    end = at[0]
+    start = end - 1
+    while start > 0 and (not lines[start] or lines[start].startswith(" ")):
+        start -= 1
+    return "\n".join(lines[:start + 1] + [""] + body + ["", source] + lines[end + 1:])
+
+
 def put_patch_block(text, block):
     """TEXT (a patch) with its measured block replaced, or put before WORKLOAD."""
     end = text.index(WORKLOAD)
@@ -135,7 +196,12 @@ def main():
         (name,) = glob.glob(os.path.join(sys.argv[3], f"{nr}-*.patch" if nr == "0000"
                                          else f"00{nr}-*.patch"))
         old = open(name).read()
-        new = put_cover_section(old, text) if nr == "0000" else put_patch_block(old, text)
+        if nr == "0000":
+            new = put_cover_section(old, text)
+            for quoted in QUOTES:
+                new = put_quote(new, quoted, *quote(os.path.dirname(sys.argv[1]), quoted))
+        else:
+            new = put_patch_block(old, text)
         open(name, "w").write(new)
     return 0
 

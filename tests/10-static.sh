@@ -33,7 +33,7 @@ check 30 test_tiers_time_the_whole_run
 check 30 test_series_file_complete
 check 600 test_series_applies_to_pristine
 check 60 test_export_reproduces_the_series
-check:cache 30 test_series_cites_the_quoted_uml_run
+check:cache 30 test_series_cites_the_quoted_results
 check 60 test_mail_series_signs_as_the_sender
 check:cache 120 test_checkpatch_strict
 check:cache 120 test_guest_programs
@@ -104,9 +104,11 @@ test_failure_gallery_is_this_runs() {
 
 # The cover letter's in-kernel section and the measured block of each
 # patch that sweeps a path (07-10) are what scripts/series_figures.py
-# makes of the UML run the README quotes: a new run quoted and the
-# series left citing the old one (or a figure edited by hand) fails here.
-test_series_cites_the_quoted_uml_run() {
+# makes of the UML run the README quotes, and so are the cover's quotes
+# of codegen, sizes, include graph, KCSAN and bisect (each as its file in
+# results/examples/ holds it): a result remade and the series left citing
+# the old one (or a figure edited by hand) fails here.
+test_series_cites_the_quoted_results() {
 	local scratch
 	scratch=$(mktemp -d)
 	cp "$PROJECT_DIR"/patches/*.patch "$scratch/"
@@ -116,12 +118,15 @@ test_series_cites_the_quoted_uml_run() {
 	for patch in "$scratch"/*.patch; do
 		if ! cmp -s "$patch" "$PROJECT_DIR/patches/${patch##*/}"; then
 			diff -u "$PROJECT_DIR/patches/${patch##*/}" "$patch" | head -n 20
-			echo "patches/${patch##*/} does not cite results/examples/uml-bench.txt as it is"
+			echo "patches/${patch##*/} does not cite results/examples/ as they are"
 			status=1
 		fi
 		! grep -q '^Measured natively:\|^The kernel.s own code on the real CPU:' "$patch" || cited=$((cited + 1))
 	done
-	echo "$cited patches cite the run"
+	local quoted
+	quoted=$(grep -c '^  (results/examples/[^,]*, project [0-9a-f]*, ' "$PROJECT_DIR/patches/0000-cover-letter.patch")
+	echo "$cited patches cite the UML run; the cover letter quotes $quoted results"
+	[ "$quoted" -eq 5 ] || { echo "want the cover letter to quote 5 results with their source lines"; status=1; }
 	[ "$cited" -eq 5 ] || { echo "want the cover and patches 07-10 to cite it"; status=1; }
 	[ "$status" -eq 0 ] ||
 		echo "fix: scripts/series_figures.py results/examples/uml-bench.txt --apply patches"
