@@ -14,7 +14,8 @@ Provenance: every result starts with a stamp, '# project COMMIT, DATE'
 result is quoted only if it is current: made from a clean checkout, at
 a commit whose series and producing code (PRODUCERS) hold what they hold
 now: the series' code without its messages, its comments and the files
-no build reads (MAINTAINERS, Documentation/), and no new
+no build reads (MAINTAINERS, Documentation/, scripts/coccinelle/: only
+make audit reads the rule, and its result counts them), and no new
 file counted under configs/ or guest/ but for run records (outdated()).
 A stale one is not quoted; its block says so, naming the file, the
 change it predates and the command that remakes it, and the exit status
@@ -69,7 +70,7 @@ PRODUCERS = {
                           "scripts/uml-kunit.sh --all"),
     "guest-bench.txt": (BOOTS + ["scripts/guest-bench.sh", "scripts/guest_bench.py",
                                  "scripts/verdicts.py"], "make guest-bench"),
-    "audit.txt": (["patches", "audit", "scripts/audit.sh"], "make audit"),
+    "audit.txt": (["patches:all", "audit", "scripts/audit.sh"], "make audit"),
     "failures.txt": (["scripts", "tests/50-faults.sh"], "make check"),
     "bisect-x86_64.txt": (["patches", "scripts/bisect-build.sh"], "make bisect"),
     "check-cold.txt": (CHECKS, "scripts/record-run.sh check-cold make check (empty cache)"),
@@ -145,7 +146,8 @@ def outdated(commit, paths):
     files that existed at COMMIT, unless PATHS are a run record's."""
     excluded = [p for p in paths if p.startswith(":(exclude)")]
     exempt = [] if "tests" in paths else [p for p in paths if p in NAMED_BY_OTHERS]
-    plain = [p for p in paths if p != "patches" and p not in exempt and p not in excluded]
+    plain = [p for p in paths if p not in ("patches", "patches:all") and p not in exempt
+             and p not in excluded]
     changed = []
     if plain:
         changed += git("diff", "--name-only", commit, "HEAD", "--", *plain,
@@ -158,26 +160,30 @@ def outdated(commit, paths):
         return f"before {', '.join(changed[:3])}{more} changed"
     if "patches" in paths and series_code(commit) != series_code("HEAD"):
         return "before the series' code changed"
+    if "patches:all" in paths and series_code(commit, True) != series_code("HEAD", True):
+        return "before the series' code changed"
     return None
 
 
 COMMENT = re.compile(r"^[-+]\s*(/\*.*|\*.*|\*/\s*|//.*)?$")
 
 
-# Files of the tree that no build, boot or measurement reads.
-UNBUILT = re.compile(r"^diff --git a/(MAINTAINERS|Documentation/\S*) ")
+# Files of the tree that no build, boot or measurement reads (the
+# coccinelle rule is read by make audit only: its result names the
+# series as "patches:all", the series with these files).
+UNBUILT = re.compile(r"^diff --git a/(MAINTAINERS|Documentation/\S*|scripts/coccinelle/\S*) ")
 
 
-def code_lines(diff):
+def code_lines(diff, unbuilt_too=False):
     """A patch's diff as code: the files and the lines it adds or removes,
     without comment lines, blank lines, blob ids and line numbers (a
     comment moves neither code nor anything a build makes of it), and
-    without the files no build reads (UNBUILT: MAINTAINERS, Documentation/)."""
+    without the files no build reads (UNBUILT), unless UNBUILT_TOO."""
     out = []
     unbuilt = False
     for line in diff.splitlines():
         if line.startswith("diff --git "):
-            unbuilt = bool(UNBUILT.match(line))
+            unbuilt = not unbuilt_too and bool(UNBUILT.match(line))
             if not unbuilt:
                 out.append(line)
         elif unbuilt:
@@ -187,7 +193,7 @@ def code_lines(diff):
     return "\n".join(out)
 
 
-def series_code(rev):
+def series_code(rev, unbuilt_too=False):
     """The series at REV as code: each patch's diff, without its message
     or comments (code_lines())."""
     names = git("ls-tree", "--name-only", rev, "patches/").stdout.split()
@@ -195,7 +201,7 @@ def series_code(rev):
     for name in sorted(n for n in names if n.endswith(".patch") and "/0000-" not in n):
         text = git("show", f"{rev}:{name}").stdout
         start = text.find("\ndiff --git ")
-        code.append(code_lines(text[start:]) if start >= 0 else "")
+        code.append(code_lines(text[start:], unbuilt_too) if start >= 0 else "")
     return "\n".join(code)
 
 

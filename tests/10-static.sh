@@ -549,7 +549,8 @@ test_quoted_results_are_current() {
 
 # What outdates a measured figure is the series' code: a patch's
 # message, its comments and the files no build reads (MAINTAINERS,
-# Documentation/) do not; a line of code in any other file does.
+# Documentation/, the coccinelle rule but for make audit's result) do
+# not; a line of code in any other file does.
 test_series_code_is_what_builds_read() {
 	python3 - "$PROJECT_DIR/scripts/update-readme.py" <<'PY'
 import importlib.util, os, sys
@@ -562,7 +563,7 @@ def diff(path, line):
 base = diff("lib/list.c", "int a;")
 cases = [("MAINTAINERS", "F:\tlib/x.c", False), ("Documentation/core-api/x.rst", "text", False),
          ("lib/list.c", "/* a comment */", False), ("lib/list.c", "int b;", True),
-         ("MAINTAINERS.c", "int c;", True)]
+         ("MAINTAINERS.c", "int c;", True), ("scripts/coccinelle/misc/x.cocci", "@r@", False)]
 bad = 0
 for path, line, counts in cases:
     changed = m.code_lines(base + diff(path, line)) != m.code_lines(base + diff(path, "// none"))
@@ -570,6 +571,11 @@ for path, line, counts in cases:
     bad += changed != counts
 if m.code_lines(base + diff("MAINTAINERS", "S:\tMaintained")) != m.code_lines(base):
     print("a MAINTAINERS hunk counts as a file of code")
+    bad += 1
+# make audit runs the rule: for its result the rule is code.
+rule = diff("scripts/coccinelle/misc/x.cocci", "@r@")
+if m.code_lines(base + rule, True) == m.code_lines(base, True):
+    print("the coccinelle rule is not code for make audit's result")
     bad += 1
 sys.exit(bad)
 PY

@@ -114,3 +114,36 @@ void one_shot(struct item *node)
 	prefetchw(node->next);
 	node->payload = 0;
 }
+
+/* The neighbour entry, looked up once, in no loop. */
+void one_shot_neighbour(struct item *pos, void (*fn)(struct item *))
+{
+	struct item *n;
+
+	n = list_next_entry(pos, list);
+	prefetch(n);
+	fn(n);
+}
+
+/* A next local followed once, in no loop. */
+void follow_once(struct item *cur, void (*fn)(struct item *))
+{
+	struct item *next;
+
+	next = cur->next;
+	prefetch(next);
+	fn(cur);
+	cur = next;
+	fn(cur);
+}
+
+/* The same node's next, prefetched on every round of a counted loop. */
+void loop_invariant(struct item *q, int n, void (*fn)(struct item *, int))
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		prefetch(q->next);
+		fn(q, i);
+	}
+}

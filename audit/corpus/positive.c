@@ -158,3 +158,36 @@ int walk_in_condition(struct list_head *head)
 			prefetchw(&prev->_field); /* list-walk */ \
 		}						\
 	} while (0)
+
+/* A do-while loop that moves in its condition. */
+void walk_do_while(struct item *e, void (*fn)(struct item *))
+{
+	do {
+		prefetch(e->next); /* list-walk */
+		fn(e);
+	} while ((e = e->next));
+}
+
+/* The neighbour entry itself, in an iterator. */
+void walk_next_entry(struct list_head *head, void (*fn)(struct item *))
+{
+	struct item *pos;
+
+	list_for_each_entry(pos, head, list) {
+		prefetch(list_next_entry(pos, list)); /* list-walk */
+		fn(pos);
+	}
+}
+
+/* A chain read with rcu_dereference_raw(). */
+int walk_rcu_raw(struct item *p)
+{
+	int n = 0;
+
+	while (p) {
+		prefetch(rcu_dereference_raw(p->next)); /* list-walk */
+		n += p->payload;
+		p = rcu_dereference_raw(p->next);
+	}
+	return n;
+}
