@@ -17,6 +17,7 @@ COMMON_PACKAGES=(
 	shellcheck		# make check lints the scripts
 	gnuplot-nox		# make bench plots
 	coccinelle		# make audit: spatch
+	sparse			# make sparse: kbuild's C=2
 	rt-tests linux-perf	# make guest-bench: hackbench, perf bench in the guest
 )
 

@@ -55,6 +55,7 @@ PRODUCERS = {
                             "make sizes CONFIG=defconfig"),
     "codegen-x86_64.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
                            "make codegen"),
+    "sparse-x86_64.txt": (SERIES + ["scripts/sparse.sh", "scripts/sparse_diff.py"], "make sparse"),
     "include-graph-x86_64.txt": (SERIES + ["scripts/include-graph.sh"],
                                  "scripts/codegen.sh && scripts/include-graph.sh"),
     "targets.txt": (BOOTS + ["scripts/report.sh"], "make report"),

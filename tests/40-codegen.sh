@@ -9,6 +9,8 @@ plan_codegen() {
 	echo "check 3600 test_codegen_matches_vanilla x86_64"
 	echo "check 600 test_list_h_includes_do_not_depend_on_the_option x86_64"
 	echo "check:cache 60 test_codegen_check_fails_on_doctored_objects"
+	echo "all 1800 test_sparse_adds_nothing x86_64"
+	echo "check:cache 30 test_sparse_diff_names_what_is_new"
 }
 
 # codegen_objects DIR WALK_PREFETCH OTHER_BODY: DIR/lib/walk.o (a swept
@@ -85,4 +87,42 @@ for b in bad:
     print("problem:", b)
 sys.exit(1 if bad else 0)
 PY
+}
+
+# sparse (C=2) over the files the series touches or adds, vanilla, off
+# and on: no warning or error that vanilla does not give.
+test_sparse_adds_nothing() {
+	local start result
+	start=$(date +%s)
+	"$PROJECT_DIR/scripts/sparse.sh" "$1"
+	result=$RESULTS_DIR/sparse-$1.txt
+	[ "$(stat -c %Y "$result")" -ge "$start" ] || { echo "$result is not this run's"; return 1; }
+	local variant files
+	for variant in vanilla off on; do
+		files=$(sed -n "s/^sparse-$1-$variant.log: \([0-9]*\) files checked.*/\1/p" "$result")
+		[ "${files:-0}" -gt 0 ] || { echo "sparse checked no file of $variant"; return 1; }
+	done
+	grep -q '^verdict: pass' "$result"
+}
+
+# sparse_diff.py on logs made to order: a diagnostic at a moved line is
+# not new, one vanilla lacks is, and a log without sparse is refused.
+test_sparse_diff_names_what_is_new() {
+	local dir out status
+	dir=$(mktemp -d)
+	printf '  CHECK   lib/a.c\nlib/a.c:10:5: warning: context imbalance\n' >"$dir/vanilla.log"
+	printf '  CHECK   lib/a.c\nlib/a.c:14:5: warning: context imbalance\n' >"$dir/moved.log"
+	printf '  CHECK   lib/a.c\nlib/a.c:14:5: warning: context imbalance\nlib/a.c:20:9: error: incompatible types in comparison expression (different address spaces)\n' >"$dir/new.log"
+	printf 'lib/a.c:14:5: warning: context imbalance\n' >"$dir/nosparse.log"
+	python3 "$PROJECT_DIR/scripts/sparse_diff.py" "$dir/vanilla.log" "$dir/moved.log" ||
+		{ echo "a diagnostic at a moved line was counted as new"; return 1; }
+	status=0
+	out=$(python3 "$PROJECT_DIR/scripts/sparse_diff.py" "$dir/vanilla.log" "$dir/new.log") || status=$?
+	echo "$out"
+	[ "$status" -eq 1 ] || { echo "a new error passed (exit $status)"; return 1; }
+	grep -q 'new: lib/a.c: error: incompatible types' <<<"$out" || { echo "the new error is not named"; return 1; }
+	status=0
+	python3 "$PROJECT_DIR/scripts/sparse_diff.py" "$dir/vanilla.log" "$dir/nosparse.log" || status=$?
+	[ "$status" -eq 2 ] || { echo "a log without sparse was accepted (exit $status)"; return 1; }
+	rm -rf "$dir"
 }
