@@ -52,19 +52,6 @@ compile_objects() {
 	stage_end
 }
 
-# objects_in_config OUT: of the candidate objects, those the full off
-# build in OUT compiled (its .config builds them).
-objects_in_config() {
-	local out=$1 object
-	for object in $(modified_objects) $UNTOUCHED_OBJECTS; do
-		if [ -f "$out/$object" ]; then
-			echo "$object"
-		else
-			log "codegen: $object is not built by the $TARGET qemu config; left out"
-		fi
-	done
-}
-
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	[ $# -le 1 ] || usage
@@ -78,7 +65,8 @@ main() {
 	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" off qemu
 	"$PROJECT_DIR/scripts/build.sh" "$TARGET" off qemu
 	local -a objects
-	mapfile -t objects < <(objects_in_config "$(build_dir "$TARGET" qemu off)")
+	# shellcheck disable=SC2046,SC2086 # lists of objects
+	mapfile -t objects < <(objects_built "$(build_dir "$TARGET" qemu off)" codegen $(modified_objects) $UNTOUCHED_OBJECTS)
 	[ ${#objects[@]} -gt 0 ] || die "none of the objects is built by the $TARGET qemu config" \
 		"check configs/qemu.config"
 	local variant

@@ -84,6 +84,20 @@ write_atomic() {
 	mv -f "$tmp" "$dest"
 }
 
+# objects_built OUT WHAT OBJECT...: of OBJECT..., those the build in OUT
+# compiled (its .config builds them); WHAT names the others as left out.
+objects_built() {
+	local out=$1 what=$2 object
+	shift 2
+	for object in "$@"; do
+		if [ -f "$out/$object" ]; then
+			echo "$object"
+		else
+			log "$what: $object is not built by the config of $(basename "$out"); left out"
+		fi
+	done
+}
+
 need_cmd() {
 	local cmd=$1 pkg=$2
 	command -v "$cmd" >/dev/null 2>&1 ||

@@ -24,18 +24,6 @@ series_objects() {
 	git -C "$SERIES_DIR" diff --name-only --diff-filter=AM pristine HEAD -- '*.c' | sed 's/\.c$/.o/'
 }
 
-# objects_in_config OUT: of the candidates, those OUT's .config builds.
-objects_in_config() {
-	local out=$1 object
-	for object in $(series_objects) $UNTOUCHED_OBJECTS; do
-		if [ -f "$out/$object" ]; then
-			echo "$object"
-		else
-			log "sparse: $object is not built by the $TARGET qemu config; left out"
-		fi
-	done
-}
-
 # check_variant VARIANT OBJECT...: sparse over OBJECT... in VARIANT's
 # build; the log is results/sparse-TARGET-VARIANT.log.
 check_variant() {
@@ -90,7 +78,8 @@ main() {
 	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" off qemu
 	"$PROJECT_DIR/scripts/build.sh" "$TARGET" off qemu
 	local -a objects
-	mapfile -t objects < <(objects_in_config "$(build_dir "$TARGET" qemu off)")
+	# shellcheck disable=SC2046,SC2086 # lists of objects
+	mapfile -t objects < <(objects_built "$(build_dir "$TARGET" qemu off)" sparse $(series_objects) $UNTOUCHED_OBJECTS)
 	[ ${#objects[@]} -gt 0 ] || die "none of the objects is built by the $TARGET qemu config" \
 		"check configs/qemu.config"
 	mkdir -p "$RESULTS_DIR"
