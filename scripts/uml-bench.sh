@@ -151,7 +151,12 @@ uml_report() {
 	echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
 	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
 	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${1#"$PROJECT_DIR"/}/"
-	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$1" "$RESULTS_DIR/bench.csv"
+	# The host benchmark of this CPU model: the one kept with its results
+	# (results/cpus/CPU/, on any clone), else this machine's last run.
+	local host_bench
+	host_bench=$RESULTS_DIR/cpus/$(cpu_slug)/bench.csv
+	[ -f "$host_bench" ] || host_bench=$RESULTS_DIR/bench.csv
+	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$1" "$host_bench"
 }
 
 main "$@"; exit
