@@ -43,6 +43,9 @@ check_variant() {
 		die "sparse over $TARGET $variant failed; log: $RESULTS_DIR/sparse-$TARGET-$variant.log" \
 			"read the first error above"
 	}
+	# sparse names a file by its path in the tree it checked: make it the
+	# path within the tree, the same in every variant.
+	sed -i -e "s|^$src/||" -e "s|^$(realpath "$src")/||" "$RESULTS_DIR/sparse-$TARGET-$variant.log"
 	stage_end
 }
 
