@@ -108,6 +108,8 @@ mail-series:
 	scripts/mail-series.sh $(OUTDIR)
 
 # After make report: copy the results the README quotes into
-# results/examples/ and paste them into README.md.
+# results/examples/, paste them into README.md and docs/, and write the
+# series' quotes of them (scripts/series_figures.py).
 readme:
-	scripts/update-readme.py
+	scripts/update-readme.py; status=$$?; \
+	python3 scripts/series_figures.py results/examples/uml-bench.txt --apply patches && exit $$status
