@@ -109,7 +109,6 @@ mail-series:
 
 # After make report: copy the results the README quotes into
 # results/examples/, paste them into README.md and docs/, and write the
-# series' quotes of them (scripts/series_figures.py).
+# series' quotes of them (scripts/series_figures.py, from update-readme.py).
 readme:
-	scripts/update-readme.py; status=$$?; \
-	python3 scripts/series_figures.py results/examples/uml-bench.txt --apply patches && exit $$status
+	scripts/update-readme.py

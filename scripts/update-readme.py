@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Copy results into results/examples/ and quote them in README.md and docs/.
+"""Copy results into results/examples/ and quote them in README.md, docs/ and
+the series (scripts/series_figures.py writes the cover letter's and patches
+07-10's quotes).
 
 README.md and each page of docs/ mark a quoted result as
     <!-- begin: results/examples/NAME -->
@@ -295,6 +297,10 @@ def main():
                 shutil.copy(os.path.join(results, name), examples)
         write_tiers(results, examples)
         write_summary(results, examples)
+        # The series quotes results/examples/ too: written from the same copy.
+        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "series_figures.py"),
+                        os.path.join(examples, "uml-bench.txt"), "--apply",
+                        os.path.join(PROJECT, "patches")], check=True)
     problems, mismatched = [], []
     for page in pages():
         old = open(page).read()
