@@ -40,6 +40,7 @@ than default after FDR) keeps it, and the patch is to be dropped.
 """
 import csv
 import glob
+import math
 import os
 import re
 import statistics
@@ -162,7 +163,7 @@ def interval(r):
 
 def precise(r):
     """Whether a cell's 95 % interval lies within +-1 % of its ratio."""
-    return max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) <= 0.01 * r["ratio"]
+    return half_width(r) <= 0.01
 
 
 def headline_precision(results):
@@ -172,10 +173,24 @@ def headline_precision(results):
     for r in results:
         largest[r["walk"]] = max(largest.get(r["walk"], 0), r["kib"])
     heads = [r for r in results if r["kib"] == largest[r["walk"]]]
-    missed = [f"{r['walk']} {size(r['kib'])}" for r in heads if not precise(r)]
+    missed = [f"{r['walk']} {size(r['kib'])} ({100 * half_width(r):.1f} % over {r['n']} boots;"
+              f" +-1 % would take ~{boots_for_precision(r)} boots)"
+              for r in heads if not precise(r)]
     return (f"precision (headline cells, each walk at its largest set): "
             f"{len(heads) - len(missed)} of {len(heads)} intervals within +-1 %"
             + (f"; wider: {', '.join(missed)}" if missed else ""))
+
+
+def half_width(r):
+    """The larger side of a cell's 95 % interval, relative to its ratio."""
+    return max(r["ratio"] - r["ci_low"], r["ci_high"] - r["ratio"]) / r["ratio"]
+
+
+def boots_for_precision(r):
+    """How many boots would bring a cell's interval within +-1 %: an
+    interval narrows as the square root of its boots, so where the boots
+    themselves spread widely, more rounds are no cure."""
+    return math.ceil(r["n"] * (half_width(r) / 0.01) ** 2)
 
 
 def summary_lines(results, what):

@@ -97,6 +97,10 @@ test_uml_bench_pairs_and_decides() {
 		echo "uml_bench.py: want list faster, rcu equivalent and skb unstable, over 16 boots"
 		return 1
 	fi
+	# A headline cell wider than +-1 % says by how much, and how many boots
+	# would narrow it (an interval narrows as the square root of its boots).
+	grep -Fq 'within +-1 %; wider: skb 64 MiB (9.1 % over 16 boots; +-1 % would take ~1323 boots)' "$dir/out.txt" ||
+		{ echo "uml_bench.py: want skb's headline interval named, 9.1 % wide, ~1323 boots to +-1 %"; return 1; }
 	# Placements: 10 % faster over one allocation, even over the other; a
 	# boot's ratio is over both (sqrt(0.9)), not the last one's alone.
 	grep -Eq '^lookup +64 MiB +16 .* 0\.949 \[0\.949,0\.949\] +faster' "$dir/out.txt" ||
