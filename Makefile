@@ -11,6 +11,7 @@
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
 #   make sparse   sparse (C=2) over the series' files: nothing new against vanilla
+#   make distcc-loopback   a small kernel through a distccd of its own on 127.0.0.1, and here alone
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #   make uml-bench     the kernel's own iterators and swept paths on the real CPU (User-Mode Linux)
 #   make uml-kunit     KUnit under UML: the list suites, and the whole corpus vanilla against on
@@ -27,7 +28,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen sparse mail-series readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen sparse distcc-loopback mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -101,6 +102,9 @@ codegen: apply
 
 sparse: apply
 	scripts/sparse.sh $(TARGET)
+
+distcc-loopback: tree
+	scripts/distcc-loopback.sh
 
 # The series as its sender mails it: From:/Signed-off-by: from git config.
 OUTDIR ?= mail

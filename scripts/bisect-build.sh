@@ -22,9 +22,10 @@ configure_step() {
 	local src=$1 out=$2 variant=$3
 	local -a frags
 	mapfile -t frags < <(config_fragments "$variant")
-	make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" "$BASE" >/dev/null
+	kbuild_args
+	make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" "$BASE" >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
-	make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" olddefconfig >/dev/null
+	make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" olddefconfig >/dev/null
 }
 
 build_step() {
@@ -73,7 +74,7 @@ main() {
 				result=FAILED
 				status=1
 			fi
-			ccache_summary 2>/dev/null
+			compile_summary 2>/dev/null
 			# The step's LIST_PREFETCH: =y can be had only once x86 offers it.
 			printf '%-7s %4s  %-4s %-3s %7ss  %-30s %s\n' "$result" "$step" "$variant" \
 				"$(config_value LIST_PREFETCH "$out/.config")" "$((SECONDS - t0))" \

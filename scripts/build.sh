@@ -46,7 +46,7 @@ main() {
 	fi
 	[ -n "$BUILD_GOALS" ] || [ -f "$out/$IMAGE" ] ||
 		die "build finished but $out/$IMAGE is missing" "check IMAGE in configs/targets/$TARGET.conf"
-	ccache_summary
+	compile_summary
 	echo "$stamp" >"$out/.lp-build"
 	if [ -f "$out/vmlinux" ]; then
 		log "build: $out/vmlinux ($(stat -c %s "$out/vmlinux") bytes)"

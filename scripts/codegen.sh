@@ -48,7 +48,7 @@ compile_objects() {
 		die "compiling $* for $TARGET $variant failed; full log: $out/codegen-build.log" \
 			"read the first error above"
 	}
-	ccache_summary
+	compile_summary
 	stage_end
 }
 

@@ -70,10 +70,11 @@ main() {
 	fi
 	mkdir -p "$out"
 	rm -f "$out/.lp-config"
-	run make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" "$BASE" >/dev/null
+	kbuild_args
+	run make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" "$BASE" >/dev/null
 	forget_base_answers "$out/.config"
 	run "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
-	run make -s -C "$src" O="$out" ARCH="$ARCH" HOSTCC="$(host_compiler_command)" olddefconfig >/dev/null
+	run make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" olddefconfig >/dev/null
 	missing=$(missing_options "$out/.config" "${frags[@]}")
 	if [ -n "$missing" ]; then
 		local -a lines

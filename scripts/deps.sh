@@ -12,6 +12,8 @@ COMMON_PACKAGES=(
 	linux-source-6.12	# the kernel tree
 	build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 	ccache			# cheap rebuilds of each O= directory
+	distcc			# builds over other machines (DISTCC_HOSTS), the loopback test
+	clang lld llvm		# TOOLCHAIN=llvm: the kernels built with clang (LLVM=1)
 	python3			# kunit.py parse
 	busybox-static		# the guest's init
 	shellcheck		# make check lints the scripts

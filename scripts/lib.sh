@@ -27,6 +27,8 @@ export CCACHE_DIR=${CCACHE_DIR:-$LIST_PREFETCH_CACHE/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/}
 export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
+# shellcheck source=scripts/lib/distcc.sh
+. "$PROJECT_DIR/scripts/lib/distcc.sh"
 
 log() { printf '%s\n' "$*" >&2; }
 
@@ -184,8 +186,18 @@ load_conf() {
 }
 
 load_target() {
-	TARGET=$1
-	load_conf "$PROJECT_DIR/configs/targets/$TARGET.conf"
+	local name=$1
+	case ${TOOLCHAIN:-gnu} in
+	gnu) ;;
+	llvm) [[ $name == *-llvm ]] || name=$name-llvm ;;
+	*) die "TOOLCHAIN=$TOOLCHAIN: no such toolchain" "TOOLCHAIN is gnu (gcc, the default) or llvm (clang and lld: LLVM=1)" ;;
+	esac
+	# TARGET-llvm: the target built with clang (LLVM=1), its builds and
+	# results apart from gcc's; its data file is the target's own.
+	TARGET=$name
+	TARGET_LLVM=
+	if [[ $name == *-llvm ]]; then TARGET_LLVM=1; fi
+	load_conf "$PROJECT_DIR/configs/targets/${name%-llvm}.conf"
 	export ARCH CROSS_COMPILE
 	# shellcheck disable=SC2034 # read by initramfs.sh
 	BUSYBOX=$(busybox_path "$BUSYBOX_ARCH")
@@ -311,39 +323,87 @@ series_tree_id() {
 	rm -f "$index"
 }
 
-# compiler_command: the target's gcc, through ccache when there is one.
+# target_compiler: the compiler of the loaded target's kernels: its gcc,
+# or clang for a TARGET-llvm (one clang for every architecture: kbuild
+# gives it --target from CROSS_COMPILE).
+target_compiler() {
+	if [ -n "${TARGET_LLVM:-}" ]; then echo clang; else echo "${CROSS_COMPILE:-}gcc"; fi
+}
+
+# compiler_command: the target's compiler, through ccache when there is
+# one (and then distcc behind it: distcc_env), else through distcc when
+# DISTCC_HOSTS is set.
 compiler_command() {
-	local cc=${CROSS_COMPILE:-}gcc
-	need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
-	if command -v ccache >/dev/null 2>&1; then echo "ccache $cc"; else echo "$cc"; fi
+	local cc
+	cc=$(target_compiler)
+	if [ -n "${TARGET_LLVM:-}" ]; then
+		need_cmd "$cc" "clang, lld and llvm (TOOLCHAIN=llvm; 'scripts/deps.sh' installs them)"
+	else
+		need_cmd "$cc" "gcc for $ARCH (see configs/targets/${TARGET%-llvm}.conf)"
+	fi
+	if command -v ccache >/dev/null 2>&1; then
+		echo "ccache $cc"
+	elif distcc_wanted; then
+		echo "distcc $cc"
+	else
+		echo "$cc"
+	fi
 }
 
 # host_compiler_command: gcc for kbuild's host programs (fixdep, objtool,
 # kconfig), through ccache too: every O= directory builds them again.
 host_compiler_command() {
-	if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"; else echo gcc; fi
+	local hostcc=gcc
+	if [ -n "${TARGET_LLVM:-}" ]; then hostcc=clang; fi
+	if command -v ccache >/dev/null 2>&1; then echo "ccache $hostcc"; else echo "$hostcc"; fi
+}
+
+# kbuild_args: KBUILD_ARGS, the make variables of every make of a kernel
+# tree for the loaded target (configuring it as well as building it:
+# Kconfig asks the compiler what it is): its ARCH and cross prefix, LLVM=1
+# for a TARGET-llvm, its compilers through ccache.
+kbuild_args() {
+	KBUILD_ARGS=(ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE")
+	if [ -n "${TARGET_LLVM:-}" ]; then KBUILD_ARGS+=(LLVM=1); fi
+	KBUILD_ARGS+=(CC="$(compiler_command)" HOSTCC="$(host_compiler_command)")
 }
 
 # kbuild LOG SRC OUT [GOAL...]: make GOAL... of the kernel tree SRC in
 # O=OUT for the loaded target, compiles and host programs through
-# ccache, its output in LOG with progress shown. ccache's counters are
-# taken first, for ccache_summary.
+# ccache (and the compiles through distcc with DISTCC_HOSTS: its log in
+# OUT/distcc.log), its output in LOG with progress shown. ccache's
+# counters are taken first, for compile_summary.
 kbuild() {
-	local logfile=$1 src=$2 out=$3 cc hostcc
+	local logfile=$1 src=$2 out=$3
 	shift 3
-	cc=$(compiler_command)
-	hostcc=$(host_compiler_command)
+	kbuild_args
+	build_env "$out"
 	mkdir -p "$CCACHE_DIR"
 	CCACHE_BEFORE=$(ccache_counts)
-	run_logged "$logfile" make -C "$src" O="$out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="$cc" HOSTCC="$hostcc" -j"$(make_jobs)" "$@"
+	run_logged "$logfile" env "${BUILD_ENV[@]}" make -C "$src" O="$out" "${KBUILD_ARGS[@]}" \
+		-j"$(make_jobs)" "$@"
 }
 
-# ccache_summary: how many of the compiles since CCACHE_BEFORE was taken
-# ccache served ("ccache: 412 of 948 compiles hit"), printed and kept as
-# the stage's note; ccache's counters are read before and after, so only
-# this build's compiles count (one build at a time: the cache lock).
-ccache_summary() {
+# build_env OUT: BUILD_ENV, the environment of a build in OUT beyond
+# ours: with DISTCC_HOSTS, distcc's (its helpers probed first, its log
+# OUT/distcc.log started anew); else nothing.
+build_env() {
+	BUILD_ENV=()
+	DISTCC_BUILD_LOG=
+	distcc_wanted || return 0
+	distcc_check_hosts "$(target_compiler)"
+	mkdir -p "$1" "$(distcc_state_dir)"
+	DISTCC_BUILD_LOG=$1/distcc.log
+	: >"$DISTCC_BUILD_LOG"
+	mapfile -t BUILD_ENV < <(distcc_env "$DISTCC_BUILD_LOG")
+}
+
+# compile_summary: how many of the compiles since CCACHE_BEFORE was
+# taken ccache served ("ccache: 412 of 948 compiles hit"), and with
+# distcc where the others ran, printed and kept as the stage's note;
+# ccache's counters are read before and after, so only this build's
+# compiles count (one build at a time: the cache lock).
+compile_summary() {
 	[ -n "${CCACHE_BEFORE:-}" ] || return 0
 	local after
 	after=$(ccache_counts)
@@ -357,6 +417,9 @@ misses = delta.get("cache_miss", 0)
 print(f"ccache: {hits} of {hits + misses} compiles hit")
 PY
 )
+	if [ -n "${DISTCC_BUILD_LOG:-}" ]; then
+		STAGE_NOTE="$STAGE_NOTE; $(distcc_summary "$DISTCC_BUILD_LOG")"
+	fi
 	log "$STAGE_NOTE"
 }
 
@@ -367,8 +430,16 @@ ccache_counts() {
 		awk -F'\t' '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit|cache_miss)$/ { printf "%s=%s ", $1, $2 }'
 }
 
+# make_jobs: make's -j: JOBS, else the job slots of distcc's hosts with
+# DISTCC_HOSTS, else this machine's CPUs.
 make_jobs() {
-	echo "${JOBS:-$(nproc)}"
+	if [ -n "${JOBS:-}" ]; then
+		echo "$JOBS"
+	elif distcc_wanted; then
+		distcc_jobs
+	else
+		nproc
+	fi
 }
 
 # run_logged LOG CMD...: run CMD with its output in LOG, printing the

@@ -30,9 +30,10 @@ UML_PLACEMENTS=${UML_PLACEMENTS:-3}
 UML_SAMPLES=${UML_SAMPLES:-5}
 
 usage() {
-	echo "usage: $0 [--quick | --from BOOT_DIR]" >&2
+	echo "usage: $0 [--quick | --from RUN[,RUN...]]" >&2
 	echo "  --from RUN   decide again over a kept run (no boot): results/cpus/CPU/uml-runs/RUN" >&2
-	echo "               (its samples.csv) or results/uml/RUN (the consoles)" >&2
+	echo "               (its samples.csv) or results/uml/RUN (the consoles); runs of the" >&2
+	echo "               same kernels add up (uml_bench.py refuses others)" >&2
 	exit 2
 }
 
@@ -110,7 +111,11 @@ main() {
 	case "${1:-}" in
 	--quick) mode=quick ;;
 	--from)
-		if [ $# -ne 2 ] || [ ! -d "$2" ]; then usage; fi
+		[ $# -eq 2 ] || usage
+		local run
+		for run in ${2//,/ }; do
+			[ -d "$run" ] || die "--from $run: no such run" "name directories of results/cpus/CPU/uml-runs/, separated by commas"
+		done
 		mode=from dir=$2
 		;;
 	"") ;;
@@ -150,7 +155,7 @@ uml_report() {
 	result_stamp
 	echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
 	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
-	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${1#"$PROJECT_DIR"/}/"
+	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${1//"$PROJECT_DIR"\//}"
 	# The host benchmark of this CPU model: the one kept with its results
 	# (results/cpus/CPU/, on any clone), else this machine's last run.
 	local host_bench

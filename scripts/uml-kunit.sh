@@ -43,7 +43,8 @@ kunit_variant() {
 	esac
 	stage_start "kunit.py under UML, $variant${2:+ (all tests)}"
 	mkdir -p "$out"
-	run_logged "$out/kunit.log" python3 "$src/tools/testing/kunit/kunit.py" run --arch=um \
+	build_env "$out"
+	run_logged "$out/kunit.log" env "${BUILD_ENV[@]}" python3 "$src/tools/testing/kunit/kunit.py" run --arch=um \
 		--build_dir="$out" --jobs="$(make_jobs)" --make_options CC="$(compiler_command)" \
 		--timeout=1800 --json="$json.tmp" "${extra[@]}" || status=$?
 	# kunit.py says 1 for failing cases, and writes its JSON all the same.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The in-kernel walks under UML, decided: does CONFIG_LIST_PREFETCH=y pay?
 
-  uml_bench.py RUN [HOST_BENCH.csv]   the tables and verdicts
+  uml_bench.py RUN[,RUN...] [HOST_BENCH.csv]   the tables and verdicts
+                                     (runs of the same kernels add up)
   uml_bench.py --extract BOOT_DIR     the samples of BOOT_DIR as samples.csv
 
 RUN is a directory holding either samples.csv (what --extract wrote:
@@ -104,6 +105,24 @@ def read_boots(directory):
                    else (r["walk"], int(r["set_kib"])))
             boots.setdefault((int(r["round"]), r["variant"]), {}).setdefault(key, {})[
                 int(r["placement"])] = [float(x) for x in r["ns"].split()]
+    return boots, kernels
+
+
+def read_runs(runs):
+    """The boots of one or more runs, as one run: runs of the same kernels
+    (built from the same trees) add up, their rounds numbered on; runs of
+    other kernels do not, and stop here."""
+    boots, kernels = {}, None
+    for run in runs:
+        more, theirs = read_boots(run)
+        if kernels is not None and theirs != kernels:
+            print(f"uml_bench: {run} booted other kernels ({' '.join(sorted(theirs))}) than "
+                  f"{runs[0]} ({' '.join(sorted(kernels))}): runs add up only with the same kernels",
+                  file=sys.stderr)
+            return None, None
+        kernels = theirs
+        offset = max((r for r, _ in boots), default=0)
+        boots.update({(r + offset, v): cells for (r, v), cells in more.items()})
     return boots, kernels
 
 
@@ -311,7 +330,10 @@ def main():
         return 2
     if sys.argv[1] == "--extract":
         return extract(sys.argv[2]) if len(sys.argv) == 3 else 2
-    boots, kernels = read_boots(sys.argv[1])
+    runs = sys.argv[1].split(",")
+    boots, kernels = read_runs(runs)
+    if boots is None:
+        return 1
     print(f"kernels: {' '.join(sorted(kernels)) or 'unknown'}")
     host = host_cells(sys.argv[2] if len(sys.argv) > 2 else None)
     pairs = sorted({p for p, v in boots if (p, "off") in boots and (p, "on") in boots})

@@ -58,6 +58,8 @@ PRODUCERS = {
     "codegen-x86_64.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
                            "make codegen"),
     "sparse-x86_64.txt": (SERIES + ["scripts/sparse.sh", "scripts/sparse_diff.py"], "make sparse"),
+    "distcc-loopback.txt": (["scripts/distcc-loopback.sh", "scripts/lib/distcc.sh"],
+                            "make distcc-loopback"),
     "include-graph-x86_64.txt": (SERIES + ["scripts/include-graph.sh"],
                                  "scripts/codegen.sh && scripts/include-graph.sh"),
     "targets.txt": (BOOTS + ["scripts/report.sh"], "make report"),

@@ -468,7 +468,7 @@ test_cache_lock_names_its_holder() {
 test_shellcheck() {
 	need_cmd shellcheck shellcheck
 	cd "$PROJECT_DIR" || return 1
-	run shellcheck -x scripts/*.sh tests/*.sh .ci/run
+	run shellcheck -x scripts/*.sh scripts/lib/*.sh tests/*.sh .ci/run
 	run shellcheck -s sh guest/init guest/workloads/*.sh
 }
 

@@ -22,7 +22,70 @@ plan_boot() {
 			echo "$tier 300 test_iterator_prefetch_sites $target $variant"
 		done
 	done
+	# x86_64 built with clang (TOOLCHAIN=llvm: the target x86_64-llvm),
+	# each variant booted and judged as gcc's (make check-all only).
+	for variant in $(boot_variants x86_64); do
+		echo "all 3600 test_boot x86_64-llvm $variant"
+		echo "all 60 test_list_prefetch_default x86_64-llvm $variant"
+		echo "all 60 test_kunit_suites x86_64-llvm $variant"
+		echo "all 300 test_iterator_prefetch_sites x86_64-llvm $variant"
+		echo "all 60 test_built_with_clang x86_64-llvm $variant"
+	done
 	echo "all 900 test_boot_reuse_is_said x86_64 off"
+	echo "check:cache 30 test_toolchain_names_the_build"
+}
+
+# test_toolchain_names_the_build: TARGET-llvm is the target's data file
+# built with clang (LLVM=1 for Kconfig and kbuild alike), in a build
+# directory of its own; TOOLCHAIN=llvm makes every target its -llvm
+# twin; gcc's makes carry no LLVM; an unknown toolchain is an error.
+test_toolchain_names_the_build() {
+	(
+		load_target x86_64
+		kbuild_args
+		echo "x86_64: ${KBUILD_ARGS[*]}"
+		[[ " ${KBUILD_ARGS[*]} " != *" LLVM=1 "* && " ${KBUILD_ARGS[*]} " == *" CC=ccache gcc "* ]] ||
+			{ echo "gcc's make has LLVM=1, or another CC"; exit 1; }
+		load_target x86_64-llvm
+		kbuild_args
+		echo "x86_64-llvm: ${KBUILD_ARGS[*]}"
+		[[ " ${KBUILD_ARGS[*]} " == *" LLVM=1 "* && " ${KBUILD_ARGS[*]} " == *" CC=ccache clang HOSTCC=ccache clang "* ]] ||
+			{ echo "want LLVM=1 and clang for x86_64-llvm"; exit 1; }
+		local build
+		build=$(build_dir x86_64-llvm qemu off)
+		if [ "$ARCH" != x86_64 ] || [ "$build" != "$BUILD_ROOT/x86_64-llvm-qemu-off" ]; then
+			echo "x86_64-llvm: ARCH $ARCH, build $build"
+			exit 1
+		fi
+		TOOLCHAIN=llvm load_target i386-mk7
+		if [ "${TARGET:-}" != i386-mk7-llvm ] || [ "$TARGET_LLVM" != 1 ]; then
+			echo "TOOLCHAIN=llvm did not make i386-mk7 its -llvm twin: ${TARGET:-}"
+			exit 1
+		fi
+	)
+	local out
+	if out=$(TOOLCHAIN=icc bash -c '. "$1/scripts/lib.sh"; load_target x86_64' _ "$PROJECT_DIR" 2>&1); then
+		echo "TOOLCHAIN=icc was taken"
+		return 1
+	fi
+	grep -q 'TOOLCHAIN is gnu (gcc, the default) or llvm' <<<"$out" || { echo "TOOLCHAIN=icc: $out"; return 1; }
+}
+
+# test_built_with_clang TARGET VARIANT: the kernel this run booted was
+# compiled by clang and linked by lld (its .comment names both, and no
+# gcc), its .config says so.
+test_built_with_clang() {
+	load_target "$1"
+	local out comment
+	out=$(this_runs_build "$1" "$2")
+	comment=$(readelf -p .comment "$out/vmlinux" | sed -n 's/^ *\[ *[0-9a-f]*\] *//p')
+	echo "$1 $2: .comment of vmlinux:"
+	# shellcheck disable=SC2001 # a prefix on every line
+	sed 's/^/  /' <<<"$comment"
+	grep -q 'clang version' <<<"$comment" || { echo "  not compiled by clang"; return 1; }
+	grep -q 'Linker: LLD' <<<"$comment" || { echo "  not linked by lld"; return 1; }
+	! grep -q 'GCC:' <<<"$comment" || { echo "  gcc compiled part of it"; return 1; }
+	grep -qx 'CONFIG_CC_IS_CLANG=y' "$out/.config" || { echo "  its .config is not clang's"; return 1; }
 }
 
 # targets_in_check_order: x86_64 first (the fault tests borrow its off

@@ -117,6 +117,17 @@ test_uml_bench_pairs_and_decides() {
 	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/kept" >"$dir/kept/out.txt"
 	diff -u "$dir/out.txt" "$dir/kept/out.txt" ||
 		{ echo "uml_bench.py: the extracted samples decide otherwise than the consoles"; return 1; }
+	# Runs of the same kernels add up (twice the boots); of others, not.
+	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/kept,$dir/kept" >"$dir/twice.txt"
+	grep -Eq '^list +64 MiB +32 .* faster' "$dir/twice.txt" ||
+		{ echo "uml_bench.py: two runs of the same kernels do not add up to 32 boots"; return 1; }
+	mkdir "$dir/other"
+	sed '1s/.*/# kernel 6.12.118-gother/' "$dir/kept/samples.csv" >"$dir/other/samples.csv"
+	if python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/kept,$dir/other" >/dev/null 2>"$dir/refused.txt" ||
+		! grep -q 'runs add up only with the same kernels' "$dir/refused.txt"; then
+		echo "uml_bench.py: runs of other kernels were added up"
+		return 1
+	fi
 	rm -rf "$dir"
 }
 
