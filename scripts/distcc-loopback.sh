@@ -16,14 +16,19 @@ set -euo pipefail
 
 SLOTS=3
 
-# tiny_kernel DIR: x86_64 tinyconfig's vmlinux in DIR/build, with an
-# empty ccache of its own; its wall time in DIR/seconds and the build's
-# summary (ccache, distcc) in DIR/summary.
+# tiny_kernel DIR [DISTCCD_LOG]: x86_64 tinyconfig's vmlinux in
+# DIR/build, with an empty ccache of its own (and what the distccd of
+# DISTCCD_LOG served before the build in DIR/served-before); its wall
+# time in DIR/seconds, the build's summary (ccache, distcc) in
+# DIR/summary.
 tiny_kernel() {
-	local dir=$1 t0
+	local dir=$1 server_log=${2:-} t0
 	mkdir -p "$dir"
 	export CCACHE_DIR=$dir/ccache
 	kbuild "$dir/config.log" "$TREE_DIR" "$dir/build" tinyconfig
+	# What the helper served so far (Kconfig's probes of the compiler)
+	# is not this build's.
+	if [ -n "$server_log" ]; then distccd_served "$server_log" >"$dir/served-before"; fi
 	t0=$(date +%s.%N)
 	kbuild "$dir/build.log" "$TREE_DIR" "$dir/build" vmlinux
 	awk -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.0f\n", t1 - t0 }' >"$dir/seconds"
@@ -41,7 +46,7 @@ report() {
 	printf '%-34s %8s  %s\n' build seconds "where the compiles ran"
 	printf '%-34s %8s  %s\n' "here alone (-j$(nproc))" "$(cat "$work/local/seconds")" "$(cat "$work/local/summary")"
 	printf '%-34s %8s  %s\n' "distccd on 127.0.0.1:$port (-j$SLOTS)" "$(cat "$work/distcc/seconds")" "$(cat "$work/distcc/summary")"
-	echo "distccd's own log: $(distccd_served "$work/distccd.log") compiles served"
+	echo "distccd's own log: $(($(distccd_served "$work/distccd.log") - $(cat "$work/distcc/served-before"))) compiles of the build served"
 }
 
 main() {
@@ -54,10 +59,10 @@ main() {
 	port=$(free_port)
 	start_loopback_distccd "$work" "$port" "$SLOTS"
 	stage_start "tinyconfig through distccd on 127.0.0.1:$port"
-	DISTCC_HOSTS="127.0.0.1:$port/$SLOTS" DISTCC_DIR=$work/state tiny_kernel "$work/distcc"
+	DISTCC_HOSTS="127.0.0.1:$port/$SLOTS" DISTCC_DIR=$work/state tiny_kernel "$work/distcc" "$work/distccd.log"
 	stage_end
 	stop_loopback_distccd
-	served=$(distccd_served "$work/distccd.log")
+	served=$(($(distccd_served "$work/distccd.log") - $(cat "$work/distcc/served-before")))
 	on=$(sed -n "s|.* \([0-9]*\) on 127\.0\.0\.1:$port/$SLOTS.*|\1|p" "$work/distcc/summary")
 	if [ "${on:-0}" -eq 0 ] || [ "$on" != "$served" ]; then
 		die "the lab counts ${on:-no} compiles on distccd, its log $served ($work/distcc/summary, $work/distccd.log)" \

@@ -355,7 +355,15 @@ compiler_command() {
 host_compiler_command() {
 	local hostcc=gcc
 	if [ -n "${TARGET_LLVM:-}" ]; then hostcc=clang; fi
-	if command -v ccache >/dev/null 2>&1; then echo "ccache $hostcc"; else echo "$hostcc"; fi
+	if ! command -v ccache >/dev/null 2>&1; then
+		echo "$hostcc"
+	elif distcc_wanted; then
+		# Host programs stay here: they are few, and objtool's -Werror
+		# fails on the preprocessed source distcc sends.
+		echo "env -u CCACHE_PREFIX ccache $hostcc"
+	else
+		echo "ccache $hostcc"
+	fi
 }
 
 # kbuild_args: KBUILD_ARGS, the make variables of every make of a kernel

@@ -88,11 +88,22 @@ test_distcc_names_a_helper_that_does_not_answer() {
 test_distcc_builds_on_the_helper() {
 	local results out port
 	results=$(mktemp -d)
-	RESULTS_DIR=$results "$PROJECT_DIR/scripts/distcc-loopback.sh"
+	if ! RESULTS_DIR=$results "$PROJECT_DIR/scripts/distcc-loopback.sh" >"$results/run.log" 2>&1; then
+		cat "$results/run.log"
+		return 1
+	fi
+	cat "$results/run.log"
 	out=$results/distcc-loopback.txt
-	grep -Eq '^distccd on 127\.0\.0\.1:[0-9]+ \(-j3\) +[0-9]+  ccache: 0 of [0-9]+ compiles hit; distcc: [0-9]+ on 127\.0\.0\.1:[0-9]+/3, [0-9]+ here \(0 fell back\)$' "$out" ||
+	# The probe before each build finds the helper answering, with gcc.
+	if grep 'does not compile for this build' "$results/run.log"; then
+		echo "the probe took the answering distccd for one that does not"
+		return 1
+	fi
+	grep -q "distcc: 127\.0\.0\.1:[0-9]*/3 compiles with gcc (GCC: " "$results/run.log" ||
+		{ echo "the probe did not name the helper's compiler"; return 1; }
+	grep -Eq '^distccd on 127\.0\.0\.1:[0-9]+ \(-j3\) +[0-9]+  ccache: [0-9]+ of [0-9]+ compiles hit; distcc: [0-9]+ on 127\.0\.0\.1:[0-9]+/3, [0-9]+ here \(0 fell back\)$' "$out" ||
 		{ echo "want the build through distccd: all ccache misses, compiles on it, none fallen back"; return 1; }
-	grep -Eq '^here alone \(-j[0-9]+\) +[0-9]+  ccache: 0 of [0-9]+ compiles hit$' "$out" ||
+	grep -Eq '^here alone \(-j[0-9]+\) +[0-9]+  ccache: [0-9]+ of [0-9]+ compiles hit$' "$out" ||
 		{ echo "want the build here alone, without distcc"; return 1; }
 	port=$(sed -n 's/^distccd on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$out")
 	! pgrep -f "distccd .*--port $port " >/dev/null ||

@@ -54,16 +54,16 @@ distcc_check_hosts() {
 	need_cmd distcc "DISTCC_HOSTS is set; 'scripts/deps.sh' installs distcc"
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/list-prefetch-distcc.XXXXXX")
 	mkdir -p "$dir/state" "$(distcc_state_dir)"
-	echo 'int distcc_probe;' >"$dir/probe.c"
-	"$cc" -c "$dir/probe.c" -o "$dir/here.o"
+	echo 'int distcc_probe;' >"$dir/list-prefetch-distcc-probe.c"
+	"$cc" -c "$dir/list-prefetch-distcc-probe.c" -o "$dir/here.o"
 	want=$(compiler_ident "$dir/here.o")
 	for host in $(distcc --show-hosts); do
 		case $host in localhost*) continue ;; esac
 		rm -f "$dir/probe.log" "$dir/there.o"
 		# Its own state directory: no back-off left by an earlier failure.
 		DISTCC_HOSTS=$host DISTCC_DIR=$dir/state DISTCC_LOG=$dir/probe.log \
-			distcc "$cc" -c "$dir/probe.c" -o "$dir/there.o" 2>/dev/null || true
-		if ! grep -q " compile probe.c on ${host%%/*}[/ ].*completed ok" "$dir/probe.log" 2>/dev/null; then
+			distcc "$cc" -c "$dir/list-prefetch-distcc-probe.c" -o "$dir/there.o" 2>/dev/null || true
+		if ! grep -q " compile [^ ]*/list-prefetch-distcc-probe\.c on ${host%%/*}[/ ].*completed ok" "$dir/probe.log" 2>/dev/null; then
 			log "distcc: $host does not compile for this build ($(distcc_probe_error "$dir/probe.log")): its share of the compiles falls back to this machine; is distccd running there, with --allow covering this machine and $cc installed? (docs/distcc.md)"
 			continue
 		fi
@@ -145,7 +145,8 @@ stop_loopback_distccd() {
 	LOOPBACK_DISTCCD_PID=
 }
 
-# distccd_served LOG: how many compiles a distccd's log says it served.
+# distccd_served LOG: how many compiles a distccd's log says it served,
+# the helper probes (distcc_check_hosts) left out.
 distccd_served() {
-	grep -c ' COMPILE_OK ' "$1" || true
+	grep ' COMPILE_OK ' "$1" | grep -vc '/list-prefetch-distcc-probe\.c$' || true
 }
