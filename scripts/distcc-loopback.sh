@@ -37,16 +37,17 @@ tiny_kernel() {
 	echo "$STAGE_NOTE" >"$dir/summary"
 }
 
-# report WORK PORT: the stamped result.
+# report WORK PORT SERVED: the stamped result; SERVED, the compiles of
+# the build distccd's own log counts.
 # shellcheck disable=SC2317 # called through write_atomic
 report() {
-	local work=$1 port=$2
+	local work=$1 port=$2 served=$3
 	result_stamp
 	echo "distcc $(distcc --version | head -n 1 | cut -d' ' -f2), x86_64 tinyconfig vmlinux, an empty ccache, $(host_description)"
 	printf '%-34s %8s  %s\n' build seconds "where the compiles ran"
 	printf '%-34s %8s  %s\n' "here alone (-j$(nproc))" "$(cat "$work/local/seconds")" "$(cat "$work/local/summary")"
 	printf '%-34s %8s  %s\n' "distccd on 127.0.0.1:$port (-j$SLOTS)" "$(cat "$work/distcc/seconds")" "$(cat "$work/distcc/summary")"
-	echo "distccd's own log: $(($(distccd_served "$work/distccd.log") - $(cat "$work/distcc/served-before"))) compiles of the build served"
+	echo "distccd's own log: $served compiles of the build served"
 }
 
 main() {
@@ -71,7 +72,7 @@ main() {
 	stage_start "tinyconfig here alone"
 	(unset DISTCC_HOSTS && tiny_kernel "$work/local")
 	stage_end
-	write_atomic "$RESULTS_DIR/distcc-loopback.txt" report "$work" "$port"
+	write_atomic "$RESULTS_DIR/distcc-loopback.txt" report "$work" "$port" "$served"
 	cat "$RESULTS_DIR/distcc-loopback.txt"
 	rm -rf "$work"
 }

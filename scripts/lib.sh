@@ -339,7 +339,7 @@ compiler_command() {
 	if [ -n "${TARGET_LLVM:-}" ]; then
 		need_cmd "$cc" "clang, lld and llvm (TOOLCHAIN=llvm; 'scripts/deps.sh' installs them)"
 	else
-		need_cmd "$cc" "gcc for $ARCH (see configs/targets/${TARGET%-llvm}.conf)"
+		need_cmd "$cc" "gcc for $ARCH (see configs/targets/$TARGET.conf)"
 	fi
 	if command -v ccache >/dev/null 2>&1; then
 		echo "ccache $cc"
