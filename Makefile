@@ -7,9 +7,10 @@
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
 #   make bench-quick   the same in three working sets, under a minute
 #   make bench-full    every axis at every working set, about 1.5 hours
-#   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts
+#   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts (TOOLCHAIN=llvm: clang)
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
+#   make toolchains   sizes and codegen with gcc and with clang (LLVM=1), side by side
 #   make sparse   sparse (C=2) over the series' files: nothing new against vanilla
 #   make distcc-loopback   a small kernel through a distccd of its own on 127.0.0.1, and here alone
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
@@ -28,7 +29,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen sparse distcc-loopback mail-series readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen toolchains sparse distcc-loopback mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -99,6 +100,9 @@ audit: apply
 
 codegen: apply
 	scripts/codegen.sh $(TARGET)
+
+toolchains: apply
+	scripts/toolchains.sh $(TARGET)
 
 sparse: apply
 	scripts/sparse.sh $(TARGET)

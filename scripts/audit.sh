@@ -9,6 +9,7 @@
 #
 # Coccinelle cannot parse a macro that is a bare 'for (...)' header (an
 # iterator); prefetches in such macros are listed from a grep, apart.
+# shellcheck disable=SC2317 # the report's functions run through write_atomic
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -160,6 +161,12 @@ os.replace(out + f".tmp.{os.getpid()}", out)
 PY
 }
 
+# stamped_report FILE...: report FILE... under the result's stamp.
+stamped_report() {
+	result_stamp
+	report "$@"
+}
+
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	[ $# -eq 0 ] || { echo "usage: $0   (after 'make apply')" >&2; exit 2; }
@@ -177,10 +184,8 @@ main() {
 	log "audit: spatch over the patched tree"
 	describe_walks "$SERIES_DIR" >"$work/series-walks"
 	mkdir -p "$RESULTS_DIR"
-	{
-		result_stamp
-		report "$work/vanilla-sites" "$work/series-sites" "$work/vanilla-walks" "$work/series-walks"
-	} | write_atomic "$RESULTS_DIR/audit.txt"
+	write_atomic "$RESULTS_DIR/audit.txt" stamped_report "$work/vanilla-sites" "$work/series-sites" \
+		"$work/vanilla-walks" "$work/series-walks"
 	write_json "$work/vanilla-sites" "$work/series-sites" "$work/vanilla-walks" "$work/series-walks" \
 		"$RESULTS_DIR/audit.json"
 	cat "$RESULTS_DIR/audit.txt"

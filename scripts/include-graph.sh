@@ -35,6 +35,25 @@ headers() {
 		sed -n 's/^\.\{1,\} //p' | sed 's|.*/include/||' | sort -u
 }
 
+# graph_report DIR: the result, from the header lists in DIR.
+# shellcheck disable=SC2317 # called through write_atomic
+graph_report() {
+	local tmp=$1
+	result_stamp
+	echo "Headers a file including only <linux/list.h> reaches ($TARGET qemu config, gcc -H):"
+	printf '  %-48s %4d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" \
+		"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" \
+		"series, LIST_PREFETCH=y (on)" "$(wc -l <"$tmp/on")" \
+		"vanilla + <linux/prefetch.h> (2.6.36's list.h)" "$(wc -l <"$tmp/prefetch")"
+	echo "  added by the series (off): $(comm -13 "$tmp/vanilla" "$tmp/off" | tr '\n' ' ')"
+	if cmp -s "$tmp/off" "$tmp/on"; then
+		echo "  off and on: the same headers"
+	else
+		echo "  off and on DIFFER: only off: $(comm -23 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
+		echo "                     only on:  $(comm -13 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
+	fi
+}
+
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	[ $# -le 1 ] || usage
@@ -48,22 +67,7 @@ main() {
 	if [ ! -s "$tmp/vanilla" ] || [ ! -s "$tmp/off" ] || [ ! -s "$tmp/on" ]; then
 		die "the compiler listed no headers" "run the command in $tmp by hand"
 	fi
-	{
-		result_stamp
-		echo "Headers a file including only <linux/list.h> reaches ($TARGET qemu config, gcc -H):"
-		printf '  %-48s %4d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" \
-			"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" \
-			"series, LIST_PREFETCH=y (on)" "$(wc -l <"$tmp/on")" \
-			"vanilla + <linux/prefetch.h> (2.6.36's list.h)" "$(wc -l <"$tmp/prefetch")"
-		echo "  added by the series (off): $(comm -13 "$tmp/vanilla" "$tmp/off" | tr '\n' ' ')"
-		if cmp -s "$tmp/off" "$tmp/on"; then
-			echo "  off and on: the same headers"
-		else
-			echo "  off and on DIFFER: only off: $(comm -23 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
-			echo "                     only on:  $(comm -13 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
-			status=1
-		fi
-	} | write_atomic "$RESULTS_DIR/include-graph-$TARGET.txt"
+	write_atomic "$RESULTS_DIR/include-graph-$TARGET.txt" graph_report "$tmp"
 	rm -rf "$tmp"
 	cat "$RESULTS_DIR/include-graph-$TARGET.txt"
 	grep -q 'off and on: the same headers' "$RESULTS_DIR/include-graph-$TARGET.txt" || status=1

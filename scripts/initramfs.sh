@@ -126,6 +126,12 @@ LIST
 	done
 }
 
+# compressed_cpio TOOL LIST: the gzipped cpio archive of LIST.
+# shellcheck disable=SC2317 # called through write_atomic
+compressed_cpio() {
+	"$1" -t 0 "$2" | gzip -9 -n
+}
+
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac
@@ -139,7 +145,7 @@ main() {
 	cpio_list >"$out.list"
 	# A fixed time for every entry and none in the gzip header: the same
 	# content gives the same image, which is what lets boot.sh reuse a boot.
-	"$tool" -t 0 "$out.list" | gzip -9 -n | write_atomic "$out"
+	write_atomic "$out" compressed_cpio "$tool" "$out.list"
 	log "initramfs: $out ($(stat -c %s "$out") bytes)"
 	echo "$out"
 }

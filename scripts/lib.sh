@@ -68,16 +68,23 @@ stage_end() {
 # fails half way leaves the previous FILE, and says so. Without COMMAND,
 # stdin is copied (an interruption leaves nothing half written, but a
 # failing producer on the left of a pipe cannot be seen: use COMMAND).
+# COMMAND runs in a subshell with errexit on, not on the left of '||'
+# (where bash would ignore errexit in it): a shell function that fails
+# half way fails here too.
 write_atomic() {
-	local dest=$1 tmp status=0
+	local dest=$1 tmp status errexit=
 	shift
 	mkdir -p "$(dirname "$dest")"
 	tmp=$(mktemp "$dest.tmp.XXXXXX")
+	case $- in *e*) errexit=1 ;; esac
+	set +e
 	if [ $# -eq 0 ]; then
-		cat >"$tmp" || status=$?
+		cat >"$tmp"
 	else
-		"$@" >"$tmp" || status=$?
+		(set -e; "$@") >"$tmp"
 	fi
+	status=$?
+	[ -z "$errexit" ] || set -e
 	if [ "$status" -ne 0 ]; then
 		rm -f "$tmp"
 		echo "write_atomic: $* failed (exit $status): $dest left as it was" >&2

@@ -208,6 +208,10 @@ section_sizes() {
 	done
 }
 
+section_toolchains() {
+	include_result toolchains-x86_64.txt "== make toolchains (sizes and codegen, gcc and clang)"
+}
+
 section_audit() {
 	include_result audit.txt "== make audit (coccinelle sweep of the tree)"
 }
@@ -250,6 +254,8 @@ print_report() {
 	section_kcsan
 	echo
 	section_sizes
+	section_toolchains
+	echo
 	section_audit
 	echo
 	section_bench
@@ -275,16 +281,16 @@ main() {
 	# boots of one run (make check-all's, say), as results/NAME.txt.
 	if [ "${1:-}" = --section ] && [ $# -eq 3 ]; then
 		STAGE_TIMES_FILE=/dev/null LIST_PREFETCH_RUN_ID=$3
-		stamped "section_$2" | write_atomic "$RESULTS_DIR/$2.txt"
+		write_atomic "$RESULTS_DIR/$2.txt" stamped "section_$2"
 		cat "$RESULTS_DIR/$2.txt"
 		return 0
 	fi
 	if [ "${1:-}" = --summary-only ]; then
 		STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 		LIST_PREFETCH_RUN_ID=$(cat "$RESULTS_DIR/report-run-id.txt" 2>/dev/null || echo none)
-		stamped section_targets | write_atomic "$RESULTS_DIR/targets.txt"
-		stamped section_debug | write_atomic "$RESULTS_DIR/debug.txt"
-		stamped section_kcsan | write_atomic "$RESULTS_DIR/kcsan.txt"
+		write_atomic "$RESULTS_DIR/targets.txt" stamped section_targets
+		write_atomic "$RESULTS_DIR/debug.txt" stamped section_debug
+		write_atomic "$RESULTS_DIR/kcsan.txt" stamped section_kcsan
 		print_report
 		return 0
 	fi
@@ -292,15 +298,15 @@ main() {
 	STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 	: >"$STAGE_TIMES_FILE"
 	LIST_PREFETCH_RUN_ID=report-$(date -u +%Y%m%dT%H%M%SZ)-$$
-	echo "$LIST_PREFETCH_RUN_ID" | write_atomic "$RESULTS_DIR/report-run-id.txt"
+	write_atomic "$RESULTS_DIR/report-run-id.txt" echo "$LIST_PREFETCH_RUN_ID"
 	export STAGE_TIMES_FILE LIST_PREFETCH_RUN_ID
 	run_pipeline || status=$?
 	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
-	stamped section_stage_times | write_atomic "$RESULTS_DIR/stage-times.txt"
-	stamped section_targets | write_atomic "$RESULTS_DIR/targets.txt"
-	stamped section_debug | write_atomic "$RESULTS_DIR/debug.txt"
-	stamped section_kcsan | write_atomic "$RESULTS_DIR/kcsan.txt"
-	stamped print_report | write_atomic "$RESULTS_DIR/report.txt"
+	write_atomic "$RESULTS_DIR/stage-times.txt" stamped section_stage_times
+	write_atomic "$RESULTS_DIR/targets.txt" stamped section_targets
+	write_atomic "$RESULTS_DIR/debug.txt" stamped section_debug
+	write_atomic "$RESULTS_DIR/kcsan.txt" stamped section_kcsan
+	write_atomic "$RESULTS_DIR/report.txt" stamped print_report
 	echo
 	cat "$RESULTS_DIR/report.txt"
 	if [ "$status" -ne 0 ]; then

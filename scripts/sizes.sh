@@ -4,11 +4,14 @@
 # vanilla (no series), off and on, then print the 'size vmlinux' table
 # with deltas, scripts/bloat-o-meter for vanilla->off and off->on, and
 # the prefetch instructions in each vmlinux. Writes
-# results/sizes-<config>.{txt,json} and the full bloat-o-meter outputs.
+# results/sizes-<id>.{txt,json} and the full bloat-o-meter outputs, where
+# <id> is the config for x86_64 built with gcc, else <config>-<target>
+# (sizes-qemu-x86_64-llvm: the same config built with clang).
 #
 # On x86_64 'size' is nearly blind here: .text ends on a 2 MiB boundary
 # (_etext is aligned for huge-page mapping), so code growth mostly fills
 # padding. bloat-o-meter's symbol totals are what to judge by.
+# shellcheck disable=SC2317 # the report's functions run through write_atomic
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -53,9 +56,8 @@ size_delta() {
 }
 
 bloat() {
-	local from=$1 to=$2 file=$RESULTS_DIR/bloat-$CONFIG_SET-$1-$2.txt
-	"$TREE_DIR/scripts/bloat-o-meter" -t "$(vmlinux_of "$from")" "$(vmlinux_of "$to")" |
-		write_atomic "$file"
+	local from=$1 to=$2 file=$RESULTS_DIR/bloat-$SIZES_ID-$1-$2.txt
+	write_atomic "$file" "$TREE_DIR/scripts/bloat-o-meter" -t "$(vmlinux_of "$from")" "$(vmlinux_of "$to")"
 	echo "bloat-o-meter -t vmlinux-$from vmlinux-$to"
 	echo "(top 15; all: ${file#"$PROJECT_DIR"/})"
 	head -n 17 "$file"
@@ -70,7 +72,7 @@ prefetch_table() {
 	echo "(t0, t1, t2, nta: prefetcht0/1/2/nta; w: prefetchw; 3dnow: prefetch)"
 	printf '%-8s %6s %6s %4s %4s %5s %4s %6s %10s\n' variant total t0 t1 t2 nta w 3dnow functions
 	for variant in "${VARIANTS[@]}"; do
-		counts=$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt
+		counts=$RESULTS_DIR/prefetches-$SIZES_ID-$variant.txt
 		"$PROJECT_DIR/scripts/count-prefetches.sh" "$(vmlinux_of "$variant")" >"$counts"
 		awk -F= -v v="$variant" '{ val[$1] = $2 }
 			END { printf "%-8s %6d %6d %4d %4d %5d %4d %6d %10d\n", v, val["total"], val["insn_prefetcht0"],
@@ -80,41 +82,42 @@ prefetch_table() {
 	echo "by section:"
 	for variant in "${VARIANTS[@]}"; do
 		awk -F= -v v="$variant" '$1 ~ /^section_/ { s = s sprintf("%s %s %s", sep, substr($1, 9), $2); sep = "," }
-			END { printf "  %-8s%s\n", v ":", s }' "$RESULTS_DIR/prefetches-$CONFIG_SET-$variant.txt"
+			END { printf "  %-8s%s\n", v ":", s }' "$RESULTS_DIR/prefetches-$SIZES_ID-$variant.txt"
 	done
 }
 
 write_json() {
-	PROJECT_COMMIT=$(project_commit) python3 - "$RESULTS_DIR" "$CONFIG_SET" "$TARGET" "$@" <<'PY'
+	PROJECT_COMMIT=$(project_commit) python3 - "$RESULTS_DIR" "$SIZES_ID" "$CONFIG_SET" "$TARGET" \
+		"$("$(target_compiler)" --version | head -n 1)" "$@" <<'PY'
 import json, os, re, subprocess, sys
-results, config, target = sys.argv[1:4]
-vmlinux = dict(zip(("vanilla", "off", "on"), sys.argv[4:7]))
-out = {"config": config, "target": target, "variants": {},
+results, name, config, target, compiler = sys.argv[1:6]
+vmlinux = dict(zip(("vanilla", "off", "on"), sys.argv[6:9]))
+out = {"config": config, "target": target, "compiler": compiler, "variants": {},
        "run_id": os.environ.get("LIST_PREFETCH_RUN_ID", "standalone"),
        "project": os.environ.get("PROJECT_COMMIT", "?")}
 for variant, path in vmlinux.items():
     text, data, bss, dec, _hx, _name = subprocess.run(
         ["size", path], capture_output=True, text=True, check=True).stdout.splitlines()[-1].split()
-    counts = dict(line.split("=", 1) for line in open(f"{results}/prefetches-{config}-{variant}.txt").read().split())
+    counts = dict(line.split("=", 1) for line in open(f"{results}/prefetches-{name}-{variant}.txt").read().split())
     out["variants"][variant] = {"size": {"text": int(text), "data": int(data), "bss": int(bss), "dec": int(dec)},
                                 "prefetches": {k: int(v) for k, v in counts.items()}}
 for pair in ("vanilla-off", "off-on"):
-    total = open(f"{results}/bloat-{config}-{pair}.txt").read()
+    total = open(f"{results}/bloat-{name}-{pair}.txt").read()
     m = re.search(r"Total: Before=(\d+), After=(\d+)", total)
     funcs = re.findall(r"^(\S+)\s+(-|\d+)\s+(-|\d+)\s+([+-]\d+)$", total, re.M)
     out[f"bloat_{pair.replace('-', '_')}"] = {
         "before": int(m.group(1)), "after": int(m.group(2)),
         "functions": {name: int(delta) for name, _old, _new, delta in funcs}}
-tmp = f"{results}/sizes-{config}.json.tmp.{os.getpid()}"
+tmp = f"{results}/sizes-{name}.json.tmp.{os.getpid()}"
 with open(tmp, "w") as f:
     json.dump(out, f, indent=2, sort_keys=True)
-os.replace(tmp, f"{results}/sizes-{config}.json")
+os.replace(tmp, f"{results}/sizes-{name}.json")
 PY
 }
 
 print_sizes() {
 	echo "Sizes: $TARGET $CONFIG_SET, Linux $(tree_version "$TREE_DIR")"
-	echo "compiler: $("${CROSS_COMPILE}gcc" --version | head -n 1)"
+	echo "compiler: $("$(target_compiler)" --version | head -n 1)"
 	echo "built on: $(host_description)"
 	echo "(judge by bloat-o-meter: on x86_64 .text is padded to a 2 MiB"
 	echo "boundary, so 'size' barely moves)"
@@ -129,12 +132,19 @@ print_sizes() {
 	prefetch_table
 }
 
+sizes_report() {
+	result_stamp
+	print_sizes
+}
+
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	case $# in 1 | 2) ;; *) usage ;; esac
 	CONFIG_SET=$1
 	load_config_set "$CONFIG_SET"
 	load_target "${2:-x86_64}"
+	SIZES_ID=$CONFIG_SET
+	[ "$TARGET" = x86_64 ] || SIZES_ID=$CONFIG_SET-$TARGET
 	require_tree
 	"$PROJECT_DIR/scripts/apply.sh"
 	local variant
@@ -143,12 +153,9 @@ main() {
 	done
 	stage_start "sizes $TARGET-$CONFIG_SET"
 	mkdir -p "$RESULTS_DIR"
-	{
-		result_stamp
-		print_sizes
-	} | write_atomic "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
+	write_atomic "$RESULTS_DIR/sizes-$SIZES_ID.txt" sizes_report
 	write_json "$(vmlinux_of vanilla)" "$(vmlinux_of off)" "$(vmlinux_of on)"
-	cat "$RESULTS_DIR/sizes-$CONFIG_SET.txt"
+	cat "$RESULTS_DIR/sizes-$SIZES_ID.txt"
 	stage_end
 }
 

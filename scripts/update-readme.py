@@ -57,6 +57,13 @@ PRODUCERS = {
                             "make sizes CONFIG=defconfig"),
     "codegen-x86_64.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
                            "make codegen"),
+    "sizes-qemu-x86_64-llvm.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
+                                             "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
+                                   "make sizes TOOLCHAIN=llvm"),
+    "codegen-x86_64-llvm.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
+                                "make codegen TOOLCHAIN=llvm"),
+    # A table of the four above (CITES): current while they are.
+    "toolchains-x86_64.txt": (["scripts/toolchains.sh", "scripts/toolchains.py"], "make toolchains"),
     "sparse-x86_64.txt": (SERIES + ["scripts/sparse.sh", "scripts/sparse_diff.py"], "make sparse"),
     "distcc-loopback.txt": (["scripts/distcc-loopback.sh", "scripts/lib/distcc.sh"],
                             "make distcc-loopback"),
@@ -92,7 +99,9 @@ PRODUCERS = {
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
 # Results that cite another: current only while what they cite is.
-CITES = {"verdict.txt": ["sizes-defconfig.txt"]}
+CITES = {"verdict.txt": ["sizes-defconfig.txt"],
+         "toolchains-x86_64.txt": ["sizes-qemu.txt", "sizes-qemu-x86_64-llvm.txt",
+                                   "codegen-x86_64.txt", "codegen-x86_64-llvm.txt"]}
 STAMP = re.compile(r"^# project ([0-9a-f]+|\?)(\+changes)?, (\S+?)[;\s]", re.M)
 BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
 

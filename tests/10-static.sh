@@ -56,7 +56,21 @@ test_write_atomic_keeps_the_last_good_file() {
 	[ "$(find "$dir" -name 'result.txt.tmp.*' | wc -l)" -eq 0 ] || { echo "a temp file was left"; return 1; }
 	write_atomic "$dir/result.txt" echo new
 	[ "$(cat "$dir/result.txt")" = new ] || { echo "a good producer's output was not published"; return 1; }
+	# A shell function whose middle command fails, called plainly (not
+	# on the left of '||', where bash would ignore errexit in it too).
+	set +e
+	write_atomic "$dir/result.txt" producer_failing_half_way 2>/dev/null
+	status=$?
+	set -e
+	[ "$status" -ne 0 ] || { echo "write_atomic passed a function that failed half way"; return 1; }
+	[ "$(cat "$dir/result.txt")" = new ] || { echo "a function's partial output was published"; return 1; }
 	rm -rf "$dir"
+}
+
+producer_failing_half_way() {
+	echo partial
+	false
+	echo "after the failure"
 }
 
 # A result's stamp says +changes when the checkout has a file git does

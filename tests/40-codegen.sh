@@ -7,6 +7,7 @@
 
 plan_codegen() {
 	echo "check 3600 test_codegen_matches_vanilla x86_64"
+	echo "all 3600 test_codegen_matches_vanilla x86_64-llvm"
 	echo "check 600 test_list_h_includes_do_not_depend_on_the_option x86_64"
 	echo "check:cache 60 test_codegen_check_fails_on_doctored_objects"
 	echo "all 1800 test_sparse_adds_nothing x86_64"
