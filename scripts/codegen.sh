@@ -31,7 +31,7 @@ usage() {
 # line numbers its assertions record), which says nothing about codegen.
 modified_objects() {
 	git -C "$SERIES_DIR" diff --name-only --diff-filter=M pristine HEAD -- '*.c' \
-		':!*-test.c' ':!*_test.c' ':!*_kunit.c' | sed 's/\.c$/.o/'
+		"${KUNIT_TEST_FILES[@]/#/:!}" | sed 's/\.c$/.o/'
 }
 
 # compile_objects VARIANT OBJECT...: configure VARIANT's build and

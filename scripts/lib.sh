@@ -93,6 +93,12 @@ write_atomic() {
 	mv -f "$tmp" "$dest"
 }
 
+# KUNIT_TEST_FILES: the kernel tree's names for KUnit test files, as git
+# pathspecs: a test file the series extends differs everywhere (the line
+# numbers its assertions record), which codegen and sizes count apart.
+# shellcheck disable=SC2034 # read by codegen.sh and tests/60-sizes.sh
+KUNIT_TEST_FILES=('*-test.c' '*_test.c' '*_kunit.c')
+
 # objects_built OUT WHAT OBJECT...: of OBJECT..., those the build in OUT
 # compiled (its .config builds them); WHAT names the others as left out.
 objects_built() {

@@ -60,9 +60,13 @@ bloat() {
 	write_atomic "$file" "$TREE_DIR/scripts/bloat-o-meter" -t "$(vmlinux_of "$from")" "$(vmlinux_of "$to")"
 	echo "bloat-o-meter -t vmlinux-$from vmlinux-$to"
 	echo "(top 15; all: ${file#"$PROJECT_DIR"/})"
-	head -n 17 "$file"
-	[ "$(wc -l <"$file")" -le 17 ] || echo "..."
-	grep '^Total:' "$file"
+	if [ "$(wc -l <"$file")" -le 17 ]; then
+		cat "$file"
+	else
+		head -n 17 "$file"
+		echo "..."
+		grep '^Total:' "$file"
+	fi
 }
 
 # prefetch_table: per variant, by mnemonic, then by section. Kept within

@@ -74,8 +74,7 @@ test_sizes_qemu() {
 	local -a touched added tests
 	mapfile -t touched < <(objects_of "$1" M)
 	mapfile -t added < <(objects_of "$1" A)
-	# The tree's names for KUnit test files (codegen.sh's rule too).
-	mapfile -t tests < <(objects_of "$1" M '*-test.c' '*_test.c' '*_kunit.c')
+	mapfile -t tests < <(objects_of "$1" M "${KUNIT_TEST_FILES[@]}")
 	[ ${#touched[@]} -gt 0 ] || { echo "no object of a file the series modifies is built for $1"; return 1; }
 	python3 "$PROJECT_DIR/scripts/size_checks.py" "$RESULTS_DIR/sizes-$name.json" \
 		--run-id "${LIST_PREFETCH_RUN_ID:-}" --touched "${touched[@]}" --added "${added[@]}" \
