@@ -16,7 +16,7 @@
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #   make uml-bench     the kernel's own iterators and swept paths on the real CPU (User-Mode Linux)
 #   make uml-kunit     KUnit under UML: the list suites, and the whole corpus vanilla against on
-#   make bisect   every step of the series builds (TARGET=, long)
+#   make bisect   every step of the series builds (TARGET=, BISECT_VARIANTS="off on", long)
 #   make mail-series OUTDIR=DIR   the series signed by you (git config user.*), to mail
 #   make readme   quote the current results in README.md and docs/
 #   make deps | tree | apply | build | boot   one stage of the pipeline
@@ -89,8 +89,9 @@ uml-kunit: apply
 	scripts/uml-kunit.sh --all
 
 # Long: builds every step of the series in both variants.
+BISECT_VARIANTS ?= on
 bisect: deps
-	scripts/bisect-build.sh $(TARGET)
+	scripts/bisect-build.sh $(TARGET) $(BISECT_VARIANTS)
 
 sizes: tree
 	scripts/sizes.sh $(CONFIG) $(TARGET)

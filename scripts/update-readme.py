@@ -85,6 +85,8 @@ PRODUCERS = {
     "audit.txt": (["patches:all", "audit", "scripts/audit.sh"], "make audit"),
     "failures.txt": (["scripts", "tests/50-faults.sh"], "make check"),
     "bisect-x86_64.txt": (["patches", "scripts/bisect-build.sh"], "make bisect"),
+    "bisect-x86_64-llvm.txt": (["patches", "scripts/bisect-build.sh"],
+                               "TOOLCHAIN=llvm make bisect BISECT_VARIANTS=off"),
     "check-cold.txt": (CHECKS, "scripts/record-run.sh check-cold make check (empty cache)"),
     "check-warm.txt": (CHECKS, "scripts/record-run.sh check-warm make check"),
     "check-all.txt": (CHECKS, "scripts/record-run.sh check-all make check-all"),
