@@ -37,6 +37,9 @@ import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERIES = ["patches", "configs"]
+# The series as the kernels without KUnit build it (defconfig, UML's
+# bench kernel): its code but the KUnit test files (KUNIT_TESTS).
+SERIES_NO_TESTS = ["patches:kernel", "configs"]
 # guest/umlbench is built into UML kernels only, never into a QEMU guest.
 BOOTS = SERIES + ["guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scripts/parse.sh", "scripts/boot_result.py",
                   "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
@@ -52,7 +55,7 @@ PRODUCERS = {
     "sizes-qemu.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
                                  "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
                        "make sizes CONFIG=qemu"),
-    "sizes-defconfig.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
+    "sizes-defconfig.txt": (SERIES_NO_TESTS + ["scripts/sizes.sh", "scripts/size_checks.py",
                                       "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
                             "make sizes CONFIG=defconfig"),
     "codegen-x86_64.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
@@ -74,7 +77,7 @@ PRODUCERS = {
     "kcsan.txt": (BOOTS + ["scripts/report.sh"], "make report"),
     "report.txt": (CHECKS, "make report"),
     "stage-times.txt": (CHECKS, "make report"),
-    "uml-bench.txt": (SERIES + ["guest/umlbench", "lab", "scripts/uml-bench.sh",
+    "uml-bench.txt": (SERIES_NO_TESTS + ["guest/umlbench", "lab", "scripts/uml-bench.sh",
                                 "scripts/uml_bench.py", "scripts/uml-tree.sh",
                                 "scripts/verdicts.py"], "make uml-bench"),
     "uml-kunit-all.txt": (SERIES + ["guest/umlbench", "lab", "scripts/uml-kunit.sh",
@@ -162,7 +165,7 @@ def outdated(commit, paths):
     files that existed at COMMIT, unless PATHS are a run record's."""
     excluded = [p for p in paths if p.startswith(":(exclude)")]
     exempt = [] if "tests" in paths else [p for p in paths if p in NAMED_BY_OTHERS]
-    plain = [p for p in paths if p not in ("patches", "patches:all") and p not in exempt
+    plain = [p for p in paths if p not in SERIES_FORMS and p not in exempt
              and p not in excluded]
     changed = []
     if plain:
@@ -174,11 +177,17 @@ def outdated(commit, paths):
     if changed:
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
         return f"before {', '.join(changed[:3])}{more} changed"
-    if "patches" in paths and series_code(commit) != series_code("HEAD"):
-        return "before the series' code changed"
-    if "patches:all" in paths and series_code(commit, True) != series_code("HEAD", True):
-        return "before the series' code changed"
+    for form, (unbuilt_too, tests_too) in SERIES_FORMS.items():
+        if form in paths and series_code(commit, unbuilt_too, tests_too) != \
+                series_code("HEAD", unbuilt_too, tests_too):
+            return "before the series' code changed"
     return None
+
+
+# How a result names the series, and what of it counts: (the files no
+# build reads, the KUnit test files).
+SERIES_FORMS = {"patches": (False, True), "patches:all": (True, True),
+                "patches:kernel": (False, False)}
 
 
 COMMENT = re.compile(r"^[-+]\s*(/\*.*|\*.*|\*/\s*|//.*)?$")
@@ -188,18 +197,23 @@ COMMENT = re.compile(r"^[-+]\s*(/\*.*|\*.*|\*/\s*|//.*)?$")
 # coccinelle rule is read by make audit only: its result names the
 # series as "patches:all", the series with these files).
 UNBUILT = re.compile(r"^diff --git a/(MAINTAINERS|Documentation/\S*|scripts/coccinelle/\S*) ")
+# KUnit test files (scripts/lib.sh's KUNIT_TEST_FILES): built only where
+# CONFIG_KUNIT is, which the defconfig and UML bench kernels lack.
+KUNIT_TESTS = re.compile(r"^diff --git a/\S*(-test|_test|_kunit)\.c ")
 
 
-def code_lines(diff, unbuilt_too=False):
+def code_lines(diff, unbuilt_too=False, tests_too=True):
     """A patch's diff as code: the files and the lines it adds or removes,
     without comment lines, blank lines, blob ids and line numbers (a
     comment moves neither code nor anything a build makes of it), and
-    without the files no build reads (UNBUILT), unless UNBUILT_TOO."""
+    without the files no build reads (UNBUILT), unless UNBUILT_TOO, and
+    the KUnit test files (KUNIT_TESTS) unless TESTS_TOO."""
     out = []
     unbuilt = False
     for line in diff.splitlines():
         if line.startswith("diff --git "):
-            unbuilt = not unbuilt_too and bool(UNBUILT.match(line))
+            unbuilt = (not unbuilt_too and bool(UNBUILT.match(line))) or \
+                (not tests_too and bool(KUNIT_TESTS.match(line)))
             if not unbuilt:
                 out.append(line)
         elif unbuilt:
@@ -209,7 +223,7 @@ def code_lines(diff, unbuilt_too=False):
     return "\n".join(out)
 
 
-def series_code(rev, unbuilt_too=False):
+def series_code(rev, unbuilt_too=False, tests_too=True):
     """The series at REV as code: each patch's diff, without its message
     or comments (code_lines())."""
     names = git("ls-tree", "--name-only", rev, "patches/").stdout.split()
@@ -217,7 +231,7 @@ def series_code(rev, unbuilt_too=False):
     for name in sorted(n for n in names if n.endswith(".patch") and "/0000-" not in n):
         text = git("show", f"{rev}:{name}").stdout
         start = text.find("\ndiff --git ")
-        code.append(code_lines(text[start:], unbuilt_too) if start >= 0 else "")
+        code.append(code_lines(text[start:], unbuilt_too, tests_too) if start >= 0 else "")
     return "\n".join(code)
 
 

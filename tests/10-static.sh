@@ -564,7 +564,8 @@ test_quoted_results_are_current() {
 # What outdates a measured figure is the series' code: a patch's
 # message, its comments and the files no build reads (MAINTAINERS,
 # Documentation/, the coccinelle rule but for make audit's result) do
-# not; a line of code in any other file does.
+# not; a line of code in any other file does, but a KUnit test file's
+# only for results of kernels that build KUnit.
 test_series_code_is_what_builds_read() {
 	python3 - "$PROJECT_DIR/scripts/update-readme.py" <<'PY'
 import importlib.util, os, sys
@@ -591,6 +592,23 @@ rule = diff("scripts/coccinelle/misc/x.cocci", "@r@")
 if m.code_lines(base + rule, True) == m.code_lines(base, True):
     print("the coccinelle rule is not code for make audit's result")
     bad += 1
+# A KUnit test file is code, but not for a kernel built without KUnit
+# (the series as "patches:kernel": defconfig sizes, the UML bench).
+for test in ("lib/list_prefetch_kunit.c", "lib/list-test.c", "net/netlabel/netlabel_addrlist_test.c"):
+    t = diff(test, "KUNIT_EXPECT_EQ(test, 1, 1);")
+    if m.code_lines(base + t) == m.code_lines(base):
+        print(f"{test} is not code for a kernel with KUnit")
+        bad += 1
+    if m.code_lines(base + t, False, False) != m.code_lines(base, False, False):
+        print(f"{test} counts for a kernel without KUnit")
+        bad += 1
+if m.code_lines(base + diff("lib/list_prefetch.c", "int d;"), False, False) == m.code_lines(base, False, False):
+    print("a file that is not a KUnit test does not count for a kernel without KUnit")
+    bad += 1
+for name, (paths, _) in m.PRODUCERS.items():
+    if "patches:kernel" in paths and "defconfig" not in name and "uml-bench" not in name:
+        print(f"{name} ignores the KUnit files: its kernels build them")
+        bad += 1
 sys.exit(bad)
 PY
 }
