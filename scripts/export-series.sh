@@ -79,7 +79,10 @@ main() {
 	[ $# -eq 1 ] || usage
 	local wt=$1 out
 	out=$(mktemp -d)
-	run git -C "$wt" format-patch -q --cover-letter --no-signature --zero-commit \
+	# A fixed abbreviation (the kernel's 12): git's default scales with
+	# the objects of the repository, so a tree just unpacked would export
+	# other blob ids than one that has been packed.
+	run git -C "$wt" format-patch -q --abbrev=12 --cover-letter --no-signature --zero-commit \
 		-o "$out" pristine..HEAD
 	if [ -f "$PROJECT_DIR/patches/0000-cover-letter.patch" ]; then
 		keep_cover "$PROJECT_DIR/patches/0000-cover-letter.patch" \

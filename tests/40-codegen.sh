@@ -9,6 +9,7 @@ plan_codegen() {
 	echo "check 3600 test_codegen_matches_vanilla x86_64"
 	echo "all 3600 test_codegen_matches_vanilla x86_64-llvm"
 	echo "check 600 test_list_h_includes_do_not_depend_on_the_option x86_64"
+	echo "check 120 test_list_prefetch_takes_only_pointers x86_64"
 	echo "check:cache 60 test_codegen_check_fails_on_doctored_objects"
 	echo "all 1800 test_sparse_adds_nothing x86_64"
 	echo "check:cache 30 test_sparse_diff_names_what_is_new"
@@ -126,4 +127,37 @@ test_sparse_diff_names_what_is_new() {
 	python3 "$PROJECT_DIR/scripts/sparse_diff.py" "$dir/vanilla.log" "$dir/nosparse.log" || status=$?
 	[ "$status" -eq 2 ] || { echo "a log without sparse was accepted (exit $status)"; return 1; }
 	rm -rf "$dir"
+}
+
+# compiles_with VARIANT CODE: CODE (after <linux/list.h>) compiles, with
+# -Werror, as the x86_64 qemu build of VARIANT compiles lib/list_sort.c
+# (kbuild's command from its .cmd file, without ccache and outputs).
+compiles_with() {
+	local out cmd
+	out=$(build_dir x86_64 qemu "$1")
+	[ -f "$out/lib/.list_sort.o.cmd" ] || { echo "no $out/lib/.list_sort.o.cmd (run the codegen test first)"; return 2; }
+	cmd=$(sed -n 's/^savedcmd_lib\/list_sort\.o := //p' "$out/lib/.list_sort.o.cmd" |
+		sed 's/^ccache //; s/-Wp,-MMD,[^ ]* //; s/ -c -o .*//')
+	printf '#include <linux/list.h>\n%s\n' "$2" |
+		(cd "$out" && eval "$cmd -Werror -fsyntax-only -x c -" 2>&1)
+}
+
+# list_prefetch() takes a pointer in both forms: off, where it generates
+# no code, a non-pointer argument (a struct, an integer) fails to compile
+# as it does on, and a pointer compiles in both.
+test_list_prefetch_takes_only_pointers() {
+	local variant arg status
+	for variant in off on; do
+		compiles_with "$variant" 'void f(struct list_head *p);
+void f(struct list_head *p) { list_prefetch(p->next); list_prefetchw(p); }' >/dev/null ||
+			{ echo "$variant: a pointer argument does not compile"; return 1; }
+		for arg in 'struct list_head' long; do
+			status=0
+			compiles_with "$variant" "void f($arg v);
+void f($arg v) { list_prefetch(v); }" >/dev/null || status=$?
+			[ "$status" -ne 2 ] || return 1
+			[ "$status" -ne 0 ] || { echo "$variant: list_prefetch() of a $arg compiles"; return 1; }
+			echo "$variant: list_prefetch() of a $arg does not compile, as it should not"
+		done
+	done
 }
