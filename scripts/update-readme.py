@@ -191,6 +191,10 @@ SERIES_FORMS = {"patches": (False, True), "patches:all": (True, True),
 
 
 COMMENT = re.compile(r"^[-+]\s*(/\*.*|\*.*|\*/\s*|//.*)?$")
+# A Kconfig file's help text (indented by a tab and two spaces) is read
+# by people, not by a build: like a comment.
+KCONFIG = re.compile(r"^diff --git a/\S*Kconfig\S* ")
+KCONFIG_HELP = re.compile(r"^[-+]\t  ")
 
 
 # Files of the tree that no build, boot or measurement reads (the
@@ -204,19 +208,21 @@ KUNIT_TESTS = re.compile(r"^diff --git a/\S*(-test|_test|_kunit)\.c ")
 
 def code_lines(diff, unbuilt_too=False, tests_too=True):
     """A patch's diff as code: the files and the lines it adds or removes,
-    without comment lines, blank lines, blob ids and line numbers (a
-    comment moves neither code nor anything a build makes of it), and
+    without comment lines, Kconfig help text, blank lines, blob ids and
+    line numbers (a comment moves neither code nor anything a build
+    makes of it), and
     without the files no build reads (UNBUILT), unless UNBUILT_TOO, and
     the KUnit test files (KUNIT_TESTS) unless TESTS_TOO."""
     out = []
-    unbuilt = False
+    unbuilt = kconfig = False
     for line in diff.splitlines():
         if line.startswith("diff --git "):
             unbuilt = (not unbuilt_too and bool(UNBUILT.match(line))) or \
                 (not tests_too and bool(KUNIT_TESTS.match(line)))
+            kconfig = bool(KCONFIG.match(line))
             if not unbuilt:
                 out.append(line)
-        elif unbuilt:
+        elif unbuilt or (kconfig and KCONFIG_HELP.match(line)):
             continue
         elif line[:1] in "+-" and not line.startswith(("+++", "---")) and not COMMENT.match(line):
             out.append(line)

@@ -578,7 +578,9 @@ def diff(path, line):
 base = diff("lib/list.c", "int a;")
 cases = [("MAINTAINERS", "F:\tlib/x.c", False), ("Documentation/core-api/x.rst", "text", False),
          ("lib/list.c", "/* a comment */", False), ("lib/list.c", "int b;", True),
-         ("MAINTAINERS.c", "int c;", True), ("scripts/coccinelle/misc/x.cocci", "@r@", False)]
+         ("MAINTAINERS.c", "int c;", True), ("scripts/coccinelle/misc/x.cocci", "@r@", False),
+         ("lib/Kconfig.debug", "\t  This builds the suite.", False),
+         ("lib/Kconfig.debug", "\tdepends on KUNIT", True)]
 bad = 0
 for path, line, counts in cases:
     changed = m.code_lines(base + diff(path, line)) != m.code_lines(base + diff(path, "// none"))
