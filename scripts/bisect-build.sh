@@ -52,7 +52,7 @@ main() {
 	{
 		result_stamp
 		echo "Bisect build: $target qemu config, Linux $(tree_version "$TREE_DIR"), $(date -u +%Y-%m-%dT%H:%MZ)"
-		echo "compiler: $("$(target_compiler)" --version | head -n 1)"
+		echo "compiler: $(compiler_version)"
 		echo "host: $(host_description); project $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')"
 		printf '%-7s %4s  %-4s %-3s %8s  %-30s %s\n' result step var lp time ccache subject
 	} >"$report.tmp.$$"

@@ -22,16 +22,11 @@ usage() {
 # headers VARIANT INCLUDE...: the unique headers a file holding only
 # these #include lines reaches, as paths relative to include dirs.
 headers() {
-	local variant=$1 out cmdfile cmd
+	local variant=$1 out
 	shift
 	out=$(build_dir "$TARGET" qemu "$variant")
-	cmdfile=$out/lib/.list_sort.o.cmd
-	[ -f "$cmdfile" ] || die "no $cmdfile" "run 'scripts/codegen.sh $TARGET' first"
-	# kbuild's command without ccache, its dependency file and its output.
-	cmd=$(sed -n 's/^savedcmd_lib\/list_sort\.o := //p' "$cmdfile" |
-		sed 's/^ccache //; s/-Wp,-MMD,[^ ]* //; s/ -c -o .*//')
-	printf '#include <%s>\n' "$@" |
-		(cd "$out" && eval "$cmd -H -fsyntax-only -x c -" 2>&1) |
+	[ -f "$out/lib/.list_sort.o.cmd" ] || die "no $out/lib/.list_sort.o.cmd" "run 'scripts/codegen.sh $TARGET' first"
+	printf '#include <%s>\n' "$@" | compile_like_list_sort "$out" -H -fsyntax-only |
 		sed -n 's/^\.\{1,\} //p' | sed 's|.*/include/||' | sort -u
 }
 

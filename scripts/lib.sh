@@ -93,6 +93,32 @@ write_atomic() {
 	mv -f "$tmp" "$dest"
 }
 
+# compile_like_list_sort OUT ARG...: compile C source from stdin with
+# the command the build in OUT compiled lib/list_sort.c with (kbuild's,
+# from its .cmd file, without ccache, its dependency file and its
+# output), plus ARG...; run in OUT, its diagnostics on stdout. Returns 2
+# when OUT has no such command (its objects were not built).
+compile_like_list_sort() {
+	local out=$1 cmd
+	shift
+	[ -f "$out/lib/.list_sort.o.cmd" ] || return 2
+	cmd=$(sed -n 's/^savedcmd_lib\/list_sort\.o := //p' "$out/lib/.list_sort.o.cmd" |
+		sed 's/^ccache //; s/-Wp,-MMD,[^ ]* //; s/ -c -o .*//')
+	(cd "$out" && eval "$cmd $* -x c -" 2>&1)
+}
+
+# compiler_version: the first line of the target compiler's --version.
+compiler_version() {
+	"$(target_compiler)" --version | head -n 1
+}
+
+# sizes_name CONFIG_SET: the name of make sizes' results for the loaded
+# TARGET: the config for x86_64 built with gcc, else CONFIG-TARGET
+# (qemu-x86_64-llvm: the same config built with clang).
+sizes_name() {
+	if [ "$TARGET" = x86_64 ]; then echo "$1"; else echo "$1-$TARGET"; fi
+}
+
 # KUNIT_TEST_FILES: the kernel tree's names for KUnit test files, as git
 # pathspecs: a test file the series extends differs everywhere (the line
 # numbers its assertions record), which codegen and sizes count apart.

@@ -92,7 +92,7 @@ prefetch_table() {
 
 write_json() {
 	PROJECT_COMMIT=$(project_commit) python3 - "$RESULTS_DIR" "$SIZES_ID" "$CONFIG_SET" "$TARGET" \
-		"$("$(target_compiler)" --version | head -n 1)" "$@" <<'PY'
+		"$(compiler_version)" "$@" <<'PY'
 import json, os, re, subprocess, sys
 results, name, config, target, compiler = sys.argv[1:6]
 vmlinux = dict(zip(("vanilla", "off", "on"), sys.argv[6:9]))
@@ -121,7 +121,7 @@ PY
 
 print_sizes() {
 	echo "Sizes: $TARGET $CONFIG_SET, Linux $(tree_version "$TREE_DIR")"
-	echo "compiler: $("$(target_compiler)" --version | head -n 1)"
+	echo "compiler: $(compiler_version)"
 	echo "built on: $(host_description)"
 	echo "(judge by bloat-o-meter: on x86_64 .text is padded to a 2 MiB"
 	echo "boundary, so 'size' barely moves)"
@@ -147,8 +147,7 @@ main() {
 	CONFIG_SET=$1
 	load_config_set "$CONFIG_SET"
 	load_target "${2:-x86_64}"
-	SIZES_ID=$CONFIG_SET
-	[ "$TARGET" = x86_64 ] || SIZES_ID=$CONFIG_SET-$TARGET
+	SIZES_ID=$(sizes_name "$CONFIG_SET")
 	require_tree
 	"$PROJECT_DIR/scripts/apply.sh"
 	local variant

@@ -45,6 +45,9 @@ BOOTS = SERIES + ["guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scrip
                   "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
 CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
 BENCH = ["bench", "scripts/bench.sh", "scripts/bench_runs.py", "scripts/verdicts.py"]
+SIZES = ["scripts/sizes.sh", "scripts/size_checks.py", "scripts/count-prefetches.sh",
+         "scripts/alt_prefetches.py"]
+CODEGEN = ["scripts/codegen.sh", "scripts/codegen_check.py"]
 # What each quoted result depends on, and the command that remakes it.
 PRODUCERS = {
     "bench.txt": (BENCH, "make bench"),
@@ -52,19 +55,11 @@ PRODUCERS = {
     "bench-cpus.txt": (BENCH + ["scripts/bench_cpus.py"], "make bench"),
     # The sizes it cites are checked as such (CITES).
     "verdict.txt": (BENCH + ["scripts/verdict.py"], "make bench"),
-    "sizes-qemu.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
-                                 "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
-                       "make sizes CONFIG=qemu"),
-    "sizes-defconfig.txt": (SERIES_NO_TESTS + ["scripts/sizes.sh", "scripts/size_checks.py",
-                                      "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
-                            "make sizes CONFIG=defconfig"),
-    "codegen-x86_64.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
-                           "make codegen"),
-    "sizes-qemu-x86_64-llvm.txt": (SERIES + ["scripts/sizes.sh", "scripts/size_checks.py",
-                                             "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"],
-                                   "make sizes TOOLCHAIN=llvm"),
-    "codegen-x86_64-llvm.txt": (SERIES + ["scripts/codegen.sh", "scripts/codegen_check.py"],
-                                "make codegen TOOLCHAIN=llvm"),
+    "sizes-qemu.txt": (SERIES + SIZES, "make sizes CONFIG=qemu"),
+    "sizes-defconfig.txt": (SERIES_NO_TESTS + SIZES, "make sizes CONFIG=defconfig"),
+    "codegen-x86_64.txt": (SERIES + CODEGEN, "make codegen"),
+    "sizes-qemu-x86_64-llvm.txt": (SERIES + SIZES, "make sizes TOOLCHAIN=llvm"),
+    "codegen-x86_64-llvm.txt": (SERIES + CODEGEN, "make codegen TOOLCHAIN=llvm"),
     # A table of the four above (CITES): current while they are.
     "toolchains-x86_64.txt": (["scripts/toolchains.sh", "scripts/toolchains.py"], "make toolchains"),
     "sparse-x86_64.txt": (SERIES + ["scripts/sparse.sh", "scripts/sparse_diff.py"], "make sparse"),

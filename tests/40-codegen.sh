@@ -130,16 +130,13 @@ test_sparse_diff_names_what_is_new() {
 }
 
 # compiles_with VARIANT CODE: CODE (after <linux/list.h>) compiles, with
-# -Werror, as the x86_64 qemu build of VARIANT compiles lib/list_sort.c
-# (kbuild's command from its .cmd file, without ccache and outputs).
+# -Werror, as the x86_64 qemu build of VARIANT compiles lib/list_sort.c.
 compiles_with() {
-	local out cmd
+	local out status=0
 	out=$(build_dir x86_64 qemu "$1")
-	[ -f "$out/lib/.list_sort.o.cmd" ] || { echo "no $out/lib/.list_sort.o.cmd (run the codegen test first)"; return 2; }
-	cmd=$(sed -n 's/^savedcmd_lib\/list_sort\.o := //p' "$out/lib/.list_sort.o.cmd" |
-		sed 's/^ccache //; s/-Wp,-MMD,[^ ]* //; s/ -c -o .*//')
-	printf '#include <linux/list.h>\n%s\n' "$2" |
-		(cd "$out" && eval "$cmd -Werror -fsyntax-only -x c -" 2>&1)
+	printf '#include <linux/list.h>\n%s\n' "$2" | compile_like_list_sort "$out" -Werror -fsyntax-only || status=$?
+	[ "$status" -ne 2 ] || echo "no $out/lib/.list_sort.o.cmd (run the codegen test first)"
+	return "$status"
 }
 
 # list_prefetch() takes a pointer in both forms: off, where it generates

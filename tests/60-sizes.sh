@@ -68,8 +68,8 @@ objects_of() {
 # (x86_64 with gcc: results/sizes-qemu.*; with clang, x86_64-llvm:
 # results/sizes-qemu-x86_64-llvm.*), judged by size_checks.py.
 test_sizes_qemu() {
-	local name=qemu
-	[ "$1" = x86_64 ] || name=qemu-$1
+	local name
+	name=$(load_target "$1" && sizes_name qemu)
 	"$PROJECT_DIR/scripts/sizes.sh" qemu "$1"
 	local -a touched added tests
 	mapfile -t touched < <(objects_of "$1" M)
