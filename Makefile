@@ -7,6 +7,7 @@
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
 #   make bench-quick   the same in three working sets, under a minute
 #   make bench-full    every axis at every working set, about 1.5 hours
+#   make verdict  the verdict in words again: the last make bench of this CPU, the current sizes
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts (TOOLCHAIN=llvm: clang)
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
 #   make codegen  objects compiled vanilla/off/on, compared function by function
@@ -29,7 +30,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full guest-bench uml-bench uml-kunit bisect sizes audit codegen toolchains sparse distcc-loopback mail-series readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect sizes audit codegen toolchains sparse distcc-loopback mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -73,6 +74,9 @@ bench-quick: deps
 
 bench-full: deps
 	scripts/bench.sh --full
+
+verdict:
+	scripts/bench.sh --verdict
 
 # RUNS boots per variant (default 5); under TCG, functional only.
 RUNS ?= 5

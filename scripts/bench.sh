@@ -9,9 +9,11 @@
 # results/runs-quick/); the last default or full run's results are kept
 # under results/cpus/<cpu>/, one directory per CPU model this project has
 # met, results/bench-cpus.txt sets their headlines side by side, and
-# results/verdict.txt says in words what they mean (scripts/verdict.py).
+# results/verdict.txt says in words what they mean (scripts/verdict.py;
+# --verdict writes it again from the last run, with the current sizes).
 # Real-CPU timing: QEMU/TCG models no caches, so this and UML are the
 # only places cache effects are measured.
+# shellcheck disable=SC2317 # functions called by name (write_atomic)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +23,7 @@ set -euo pipefail
 PADS=(0 1104 2336 3632)
 
 usage() {
-	echo "usage: $0 [--quick | --full] [--runs R (3..${#PADS[@]})] [--seconds N (per run)]" >&2
+	echo "usage: $0 [--quick | --full] [--runs R (3..${#PADS[@]})] [--seconds N (per run)] | --verdict" >&2
 	exit 2
 }
 
@@ -90,12 +92,36 @@ keep_cpu_results() {
 	mkdir -p "$dir"
 	cp "$RESULTS_DIR/bench.txt" "$RESULTS_DIR/bench.csv" "$dir/"
 	[ ! -f "$RESULTS_DIR/bench.png" ] || cp "$RESULTS_DIR/bench.png" "$dir/"
-	cpu_stamp | write_atomic "$dir/cpu.txt"
-	{
-		result_stamp
-		python3 "$PROJECT_DIR/scripts/bench_cpus.py" "$RESULTS_DIR/cpus"
-	} | write_atomic "$RESULTS_DIR/bench-cpus.txt"
+	write_atomic "$dir/cpu.txt" cpu_stamp
+	write_atomic "$RESULTS_DIR/bench-cpus.txt" \
+		stamped python3 "$PROJECT_DIR/scripts/bench_cpus.py" "$RESULTS_DIR/cpus"
 	log "bench: kept under results/${dir#"$RESULTS_DIR"/}; every CPU side by side: results/bench-cpus.txt"
+}
+
+# write_verdict [--current-bench] BENCH_CSV: results/verdict.txt, the
+# benchmark's verdicts in words with the size cost of the option from
+# the x86_64 defconfig sizes, or the qemu config's where those are the
+# current ones (scripts/verdict.py).
+write_verdict() {
+	write_atomic "$RESULTS_DIR/verdict.txt" verdict_text "$@"
+	log "bench: the verdict in words: results/verdict.txt ('make readme' quotes it)"
+}
+
+verdict_text() {
+	result_stamp
+	python3 "$PROJECT_DIR/scripts/verdict.py" "$@" \
+		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" \
+		"$PROJECT_DIR/results/examples/sizes-qemu.txt"
+}
+
+# verdict_only: the verdict again from this CPU's last benchmark, when
+# only the sizes it cites were remade (the benchmark's code unchanged).
+verdict_only() {
+	local csv=$RESULTS_DIR/bench.csv
+	[ -f "$csv" ] || csv=$RESULTS_DIR/cpus/$(cpu_slug)/bench.csv
+	[ -f "$csv" ] || die "no benchmark of this CPU ($(cpu_slug)) in results/" "run: make bench"
+	write_verdict --current-bench "$csv"
+	cat "$RESULTS_DIR/verdict.txt"
 }
 
 # run_all GRID RUNS RUN_DIR ARGS...: each placement's listbench in turn.
@@ -122,6 +148,7 @@ main() {
 	local -a listbench_args=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
+		--verdict) verdict_only; return ;;
 		--quick) grid=quick name=bench-quick ;;
 		--full) grid=full ;;
 		--runs) [ $# -ge 2 ] || usage; runs=$2; shift ;;
@@ -182,14 +209,7 @@ main() {
 	log "bench: results/$name.txt, results/$name.csv, results/$name.png; runs: ${run_dir#"$PROJECT_DIR"/}"
 	if [ "$grid" != quick ]; then
 		keep_cpu_results
-		txt_tmp=$(mktemp "$RESULTS_DIR/verdict.txt.tmp.XXXXXX")
-		{
-			result_stamp
-			python3 "$PROJECT_DIR/scripts/verdict.py" "$RESULTS_DIR/bench.csv" \
-				"$PROJECT_DIR/results/examples/sizes-defconfig.txt"
-		} >"$txt_tmp"
-		mv -f "$txt_tmp" "$RESULTS_DIR/verdict.txt"
-		log "bench: the verdict in words: results/verdict.txt ('make readme' quotes it)"
+		write_verdict "$RESULTS_DIR/bench.csv"
 	fi
 	stage_end
 }

@@ -107,6 +107,26 @@ compile_like_list_sort() {
 	(cd "$out" && eval "$cmd $* -x c -" 2>&1)
 }
 
+# builtin_prefetch_emitted OUT: whether the compiler and flags of the
+# build in OUT make an instruction of __builtin_prefetch(), which is what
+# prefetch() is on x86_64 (<linux/prefetch.h>). clang drops it under the
+# kernel's -mno-sse; gcc does not. Returns 1 if not, 2 if OUT has no
+# compile command to ask.
+builtin_prefetch_emitted() {
+	local out=$1 obj diagnostics status=0
+	obj=$(mktemp --suffix=.o)
+	diagnostics=$(printf '%s\n' 'void probe(const void *p);' \
+		'void probe(const void *p) { __builtin_prefetch(p); }' |
+		compile_like_list_sort "$out" -c -o "$obj") || status=2
+	if [ "$status" -ne 0 ]; then
+		echo "builtin_prefetch_emitted: no probe compiled like $out/lib/list_sort.o: $diagnostics" >&2
+	elif ! "${CROSS_COMPILE:-}objdump" -d "$obj" | grep -q 'prefetch'; then
+		status=1
+	fi
+	rm -f "$obj"
+	return "$status"
+}
+
 # compiler_version: the first line of the target compiler's --version.
 compiler_version() {
 	"$(target_compiler)" --version | head -n 1
@@ -539,6 +559,13 @@ host_description() {
 # shellcheck disable=SC2120 # callers rely on the default
 result_stamp() {
 	echo "# project $(project_commit), $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(host_description); command: ${1:-$INVOCATION}"
+}
+
+# stamped CMD...: what CMD prints, under the provenance stamp (a result
+# file's first line): write_atomic FILE stamped CMD...
+stamped() {
+	result_stamp
+	"$@"
 }
 
 # project_commit: the checkout's commit, +changes if its code differs

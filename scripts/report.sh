@@ -267,13 +267,6 @@ print_report() {
 	section_stage_times
 }
 
-# stamped SECTION: a section of the report as a result file of its own,
-# its first line the provenance stamp.
-stamped() {
-	result_stamp
-	"$@"
-}
-
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	local status=0

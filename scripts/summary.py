@@ -3,7 +3,8 @@
 """Results in brief, for the README: the kernels booted, their KUnit
 tallies and splats (results/boot-*.json), the sizes and prefetch counts
 of the qemu and defconfig builds (results/sizes-*.json), and the host
-benchmark's headline (results/bench.csv, stamped by bench.txt).
+benchmark's headline (results/bench.csv, stamped by bench.txt, or the
+newest of results/cpus/*/).
 
 A row is printed only if its result is current: made at a commit (its
 "project" field) that holds the last change to the series and to the
@@ -55,16 +56,27 @@ def bench_shape(row):
     return f"lookups, {row['lookups']}"
 
 
+def last_bench(results):
+    """The bench.txt of the last current `make bench`: this checkout's own
+    run (results/bench.txt), else the newest one kept per CPU model
+    (results/cpus/*/, committed); None if none is current."""
+    found = []
+    for txt in [os.path.join(results, "bench.txt")] + glob.glob(os.path.join(results, "cpus", "*", "bench.txt")):
+        st = upd.stamp(txt) if os.path.exists(txt) else None
+        if (st and os.path.exists(re.sub(r"\.txt$", ".csv", txt))
+                and current(st[0] + ("+changes" if st[1] else ""), upd.PRODUCERS["bench.txt"][0])):
+            found.append((st[2], txt))
+    return max(found)[1] if found else None
+
+
 def print_bench(results):
     """The benchmark's headline cells in LLC and beyond, if current; False
     if not: per walk shape and regime, each prefetch's time over no
     prefetch's (the median over the builds) and the verdict of every build."""
-    txt, table = os.path.join(results, "bench.txt"), os.path.join(results, "bench.csv")
-    if not (os.path.exists(txt) and os.path.exists(table)):
+    txt = last_bench(results)
+    if not txt:
         return False
-    st = upd.stamp(txt)
-    if not st or not current(st[0] + ("+changes" if st[1] else ""), upd.PRODUCERS["bench.txt"][0]):
-        return False
+    table = re.sub(r"\.txt$", ".csv", txt)
     host = re.search(r"host: ([^;,]+)", open(txt).readline())
     rows = [r for r in csv.DictReader(open(table)) if r.get("run") == "all"
             and r["headline"] == "1" and r["variant"] != "none"

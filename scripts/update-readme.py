@@ -54,7 +54,7 @@ PRODUCERS = {
     "bench.png": (BENCH, "make bench"),
     "bench-cpus.txt": (BENCH + ["scripts/bench_cpus.py"], "make bench"),
     # The sizes it cites are checked as such (CITES).
-    "verdict.txt": (BENCH + ["scripts/verdict.py"], "make bench"),
+    "verdict.txt": (BENCH + ["scripts/verdict.py"], "make bench (sizes remade: make verdict)"),
     "sizes-qemu.txt": (SERIES + SIZES, "make sizes CONFIG=qemu"),
     "sizes-defconfig.txt": (SERIES_NO_TESTS + SIZES, "make sizes CONFIG=defconfig"),
     "codegen-x86_64.txt": (SERIES + CODEGEN, "make codegen"),
@@ -99,9 +99,12 @@ PRODUCERS = {
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
 # Results that cite another: current only while what they cite is.
-CITES = {"verdict.txt": ["sizes-defconfig.txt"],
+CITES = {"verdict.txt": ["sizes-defconfig.txt", "sizes-qemu.txt"],
          "toolchains-x86_64.txt": ["sizes-qemu.txt", "sizes-qemu-x86_64-llvm.txt",
                                    "codegen-x86_64.txt", "codegen-x86_64-llvm.txt"]}
+# Of these, a result cites only those whose command it names: the verdict
+# cites the defconfig sizes, or the qemu ones when those were current.
+CITED_BY_COMMAND = {"verdict.txt"}
 STAMP = re.compile(r"^# project ([0-9a-f]+|\?)(\+changes)?, (\S+?)[;\s]", re.M)
 BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
@@ -117,6 +120,15 @@ def stamp(path):
         head = "".join(f.readline() for _ in range(3))
     m = STAMP.search(head)
     return (m.group(1), bool(m.group(2)), m.group(3)) if m else None
+
+
+def cites(name, source):
+    """The results that the result SOURCE, named NAME, cites."""
+    cited = CITES.get(name, [])
+    if name not in CITED_BY_COMMAND:
+        return cited
+    text = " ".join(open(source).read().split())
+    return [c for c in cited if PRODUCERS[c][1] in text]
 
 
 def staleness(name, examples):
@@ -137,7 +149,7 @@ def staleness(name, examples):
     why = outdated(commit, paths)
     if why:
         return f"made at {commit} ({date}), {why}; remake it: {command}"
-    for cited in CITES.get(name, []):
+    for cited in cites(name, source):
         cited_why = staleness(cited, examples)
         if cited_why:
             return f"it cites {cited}, which is not current ({cited_why}); remake both"

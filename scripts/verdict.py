@@ -3,18 +3,25 @@
 """The answer in words: do list prefetches pay on this CPU, where, and at
 what size cost?
 
-  verdict.py BENCH.csv SIZES.txt
+  verdict.py [--current-bench] BENCH.csv SIZES.txt...
 
 BENCH.csv is scripts/bench_runs.py's output (the 'all' rows: verdicts
-that hold over every build, or 'unstable'); SIZES.txt a `make sizes`
-result (the x86_64 defconfig one). Every sentence is chosen by a rule
-from those figures; nothing here is typed from a run. The README quotes
-what this prints (make readme).
+that hold over every build, or 'unstable'); SIZES.txt are `make sizes`
+results in order of preference (the x86_64 defconfig one, then the qemu
+one): the first that is current (update-readme.py's rule) is cited, and
+none if none is. With --current-bench, refuse a BENCH.csv whose bench.txt
+was made by other benchmark code than today's. Every sentence is chosen
+by a rule from those figures; nothing here is typed from a run. The
+README quotes what this prints (make readme).
 """
 import csv
+import os
 import re
 import sys
 import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+upd = __import__("update-readme")
 
 REGIMES = ("LLC", "DRAM")
 # Bodies of this much work per node or less are the common case: a
@@ -55,15 +62,17 @@ def cells_of(rows, variant, **shape):
 
 
 def size_cost(path):
-    """(bytes of function code off -> on, prefetches off, on, stamp) from a sizes result."""
+    """(config, bytes of function code off -> on, prefetches off, on, stamp)
+    from a sizes result."""
     text = open(path).read()
     stamp = re.search(r"^# project (\S+?),", text, re.M)
+    config = re.search(r"^Sizes: x86_64 (\S+),", text, re.M)
     block = re.search(r"bloat-o-meter -t vmlinux-(?:off|default) vmlinux-on\n.*?"
                       r"up/down: \S+ \(([-+]?\d+)\)", text, re.S)
     counts = dict(re.findall(r"^(off|default|on)\s+(\d+)\s", text, re.M))
-    if not block or not counts:
+    if not block or not counts or not config:
         return None
-    return (int(block.group(1)), counts.get("default", counts.get("off")), counts.get("on"),
+    return (config.group(1), int(block.group(1)), counts.get("default", counts.get("off")), counts.get("on"),
             stamp.group(1) if stamp else "?")
 
 
@@ -77,16 +86,44 @@ def header(csv_path):
             f"{builds.group(1) if builds else '?'} builds, verdicts that hold in every build).")
 
 
+def current_sizes(paths):
+    """The first of PATHS that is a current result, or None."""
+    for path in paths:
+        if os.path.exists(path) and upd.staleness(os.path.basename(path),
+                                                  os.path.dirname(path)) is None:
+            return path
+    return None
+
+
+def bench_staleness(csv_path):
+    """None if the bench.txt beside CSV_PATH is of today's benchmark code."""
+    txt = re.sub(r"\.csv$", ".txt", csv_path)
+    st = upd.stamp(txt) if os.path.exists(txt) else None
+    if not st:
+        return f"{txt} has no stamp"
+    if st[1]:
+        return f"{txt} was made from uncommitted changes"
+    return upd.outdated(st[0], upd.PRODUCERS["bench.txt"][0])
+
+
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    check_bench = args[:1] == ["--current-bench"]
+    args = args[1:] if check_bench else args
+    if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    rows = load(sys.argv[1])
+    bench, sizes = args[0], args[1:]
+    why = bench_staleness(bench) if check_bench else None
+    if why:
+        print(f"verdict: {bench}: {why}; remake it: make bench", file=sys.stderr)
+        return 1
+    rows = load(bench)
     if not rows:
-        print(f"verdict: {sys.argv[1]} has no aggregate rows (run 'make bench')", file=sys.stderr)
+        print(f"verdict: {bench} has no aggregate rows (run 'make bench')", file=sys.stderr)
         return 1
     works = sorted({int(r["work"]) for r in rows if r["walk"] == "list" and r["headline"] == "1"})
-    parts = [header(sys.argv[1])]
+    parts = [header(bench)]
 
     short = [c for w in works if w <= SHORT_WORK
              for c in cells_of(rows, "prefetch", walk="list", work=w)]
@@ -136,12 +173,17 @@ def main():
             f"plain prefetch in {worse} and faster in {better} of these {len(nonnull)} lookup "
             f"cells: {why}")
 
-    cost = size_cost(sys.argv[2])
+    cited = current_sizes(sizes)
+    cost = size_cost(cited) if cited else None
     if cost:
-        delta, before, after, stamp = cost
-        parts.append(f"The option costs x86_64 defconfig {delta:+d} bytes of function code "
-                     f"(bloat-o-meter default -> on) and takes its prefetch instructions from "
-                     f"{before} to {after} (make sizes CONFIG=defconfig, project {stamp}).")
+        config, delta, before, after, stamp = cost
+        label = config if config == "defconfig" else f"{config} config"
+        parts.append(f"The option costs x86_64 {label} {delta:+d} bytes of function "
+                     f"code (bloat-o-meter default -> on) and takes its prefetch instructions "
+                     f"from {before} to {after} (make sizes CONFIG={config}, project {stamp}).")
+    else:
+        parts.append("Its size cost is not stated: no current x86_64 sizes result "
+                     "(make sizes CONFIG=qemu).")
 
     gains = [c for c in short + dep if c[1]["verdict"] == "faster"]
     losses = [c for c in short + dep + ind if c[1]["verdict"] == "slower"]

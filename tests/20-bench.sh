@@ -184,5 +184,11 @@ PY
 		echo "the verdict in words does not follow the doctored figures"
 		return 1
 	fi
+	# No current sizes result: the size cost is said to be unknown, not
+	# taken from a result that is not.
+	python3 "$PROJECT_DIR/scripts/verdict.py" "$dir/all.csv" "$dir/no-such-sizes.txt" |
+		tr '\n' ' ' >"$dir/words.txt"
+	grep -q "Its size cost is not stated" "$dir/words.txt" ||
+		{ echo "a verdict without a sizes result claims a size cost"; return 1; }
 	rm -rf "$dir"
 }
