@@ -8,6 +8,10 @@ Not fixed numbers, but what the series must do:
  - vanilla->off does not grow the code it shares with vanilla: the sum of
    bloat-o-meter deltas outside the series' test code (the files it
    adds, and the KUnit test files it extends, lib/list-test.c) is <= 0;
+   with --prefetch-is-no-code (a compiler that makes no instruction of
+   prefetch(), clang on x86_64) the sweep has little to remove and the
+   register allocation around what it removes decides the sign: the sum
+   is printed, not judged (make codegen judges where the code differs);
  - off->on grows the code (bloat-o-meter total);
  - on has more prefetch instructions than off.
 Symbols are mapped to files with nm on the off build's object files.
@@ -43,6 +47,8 @@ def main():
                         help="objects of .c files the series adds")
     parser.add_argument("--tests", nargs="*", default=[],
                         help="objects of the KUnit test files the series modifies")
+    parser.add_argument("--prefetch-is-no-code", action="store_true",
+                        help="the compiler makes no instruction of prefetch()")
     args = parser.parse_args()
 
     sizes = json.load(open(args.sizes_json))
@@ -69,8 +75,12 @@ def main():
 
     shared = sum(d for f, d in changed.items() if base_name(f) not in own)
     new = sum(d for f, d in changed.items() if base_name(f) in own)
-    check(shared <= 0, f"vanilla->off: shared code {shared:+d} bytes (<= 0); "
-          f"the series' tests add {new:+d} bytes")
+    if args.prefetch_is_no_code:
+        print(f"note    vanilla->off: shared code {shared:+d} bytes, not judged: this compiler "
+              f"makes no instruction of prefetch(); the series' tests add {new:+d} bytes")
+    else:
+        check(shared <= 0, f"vanilla->off: shared code {shared:+d} bytes (<= 0); "
+              f"the series' tests add {new:+d} bytes")
 
     bloat = sizes["bloat_off_on"]
     check(bloat["after"] > bloat["before"],
