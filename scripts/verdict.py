@@ -138,7 +138,9 @@ def main():
         f"List walks whose body does up to {SHORT_WORK} ns of work per node: a next-node "
         f"prefetch is {' or '.join(short_words) or 'not measured'} "
         f"(ratios {min(float(r['ratio']) for _, r in short):.3f} to "
-        f"{max(float(r['ratio']) for _, r in short):.3f} in LLC and DRAM)." if short else
+        f"{max(float(r['ratio']) for _, r in short):.3f} in "
+        f"{' and '.join(g for g in REGIMES if any(regime == g for regime, _ in short))})."
+        if short else
         "List walks with short bodies were not measured.")
     if pays_at is None:
         parts.append(f"It is faster at no work per node up to {works[-1] if works else 0} ns.")

@@ -178,7 +178,7 @@ PY
 		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" >"$dir/verdict.txt"
 	cat "$dir/verdict.txt"
 	tr '\n' ' ' <"$dir/verdict.txt" >"$dir/words.txt"
-	if ! { grep -q "On Test CPU" "$dir/words.txt" && grep -q "prefetch is faster (ratios" "$dir/words.txt" &&
+	if ! { grep -q "On Test CPU" "$dir/words.txt" && grep -q "prefetch is faster (ratios [0-9.]* to [0-9.]* in DRAM)" "$dir/words.txt" &&
 		grep -q "path walk): prefetch is slower in DRAM" "$dir/words.txt" &&
 		grep -q "neither form is ahead" "$dir/words.txt"; }; then
 		echo "the verdict in words does not follow the doctored figures"
