@@ -62,9 +62,11 @@ install_packages() {
 		return 0
 	fi
 	require_root "missing packages: ${missing[*]}"
-	run apt-get update -q
+	apt_update
 	run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}"
+		"${missing[@]}" ||
+		die "apt-get could not install: ${missing[*]}" \
+			"if 'apt-get update' failed above, wait for the mirror and re-run 'make deps'"
 }
 
 # fetch_busybox ARCH: busybox-static:ARCH unpacked under the cache. It is
@@ -80,7 +82,7 @@ fetch_busybox() {
 	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 		require_root "dpkg does not know the architecture $arch"
 		run dpkg --add-architecture "$arch"
-		run apt-get update -q
+		apt_update
 	fi
 	local scratch
 	scratch=$(mktemp -d)

@@ -45,6 +45,24 @@ run() {
 	"$@"
 }
 
+# apt_update: refresh Debian's package lists. A mirror caught mid-sync
+# fails one index ("File has unexpected size ... Mirror sync in
+# progress?") for a minute or two, so wait and try again; if every try
+# fails, say so and go on with the lists there are: the install or
+# download that follows names the package it cannot find.
+# APT_UPDATE_TRIES and APT_RETRY_SECONDS (the first wait; it doubles).
+apt_update() {
+	local try tries=${APT_UPDATE_TRIES:-3} wait=${APT_RETRY_SECONDS:-20}
+	for ((try = 1; try <= tries; try++)); do
+		run apt-get update -q -o Acquire::Retries=3 && return 0
+		[ "$try" -lt "$tries" ] || break
+		log "apt-get update failed (try $try of $tries; a mirror mid-sync?): again in ${wait}s"
+		sleep "$wait"
+		wait=$((wait * 2))
+	done
+	log "warning: apt-get update failed $tries times; going on with the package lists there are"
+}
+
 # stage_start NAME / stage_end: elapsed time of a stage, kunit.py style.
 stage_start() {
 	STAGE_NAME=$1

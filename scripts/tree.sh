@@ -17,8 +17,10 @@ install_source_package() {
 	[ "$(id -u)" = 0 ] ||
 		die "$TARBALL is missing and installing it needs root" \
 			"run 'sudo apt-get install $PACKAGE', then re-run"
-	run apt-get update -q
-	run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$PACKAGE"
+	apt_update
+	run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$PACKAGE" ||
+		die "apt-get could not install $PACKAGE" \
+			"if 'apt-get update' failed above, wait for the mirror and re-run"
 	[ -f "$TARBALL" ] ||
 		die "$PACKAGE installed but $TARBALL is not there" \
 			"check 'dpkg -L $PACKAGE' for where Debian put the tarball"

@@ -31,6 +31,7 @@ check:cache 600 test_disk_full_is_named
 check:cache 60 test_alt_prefetches_reads_rex_prefixes
 check:cache 60 test_count_prefetches_reads_arm64
 check:cache 60 test_result_of_an_earlier_run_is_refused
+check:cache 30 test_apt_update_outlasts_a_mirror_sync
 PLAN
 }
 
@@ -401,6 +402,49 @@ test_result_of_an_earlier_run_is_refused() {
 		echo "$out"
 		echo "$out" | grep -q "from run 'check-earlier', not this run" || status=1
 	fi
+	rm -rf "$scratch"
+	return "$status"
+}
+
+# apt_update_shim DIR SUCCEEDS_AT: an apt-get whose update fails like a
+# Debian mirror mid-sync until its SUCCEEDS_AT-th call; it counts its
+# calls in DIR/calls.
+apt_update_shim() {
+	local dir=$1 succeeds_at=$2
+	mkdir -p "$dir/bin"
+	cat >"$dir/bin/apt-get" <<EOF
+#!/bin/sh
+calls=\$(( \$(cat "$dir/calls" 2>/dev/null || echo 0) + 1 ))
+echo "\$calls" >"$dir/calls"
+[ "\$calls" -ge $succeeds_at ] && exit 0
+echo "E: Failed to fetch .../binary-i386/Packages.xz  File has unexpected size (371952 != 372316). Mirror sync in progress?" >&2
+exit 100
+EOF
+	chmod +x "$dir/bin/apt-get"
+}
+
+# CI once failed in its first test because a Debian mirror was mid-sync
+# (one index of one architecture): apt_update tries again, and when
+# every try fails it warns and goes on, leaving the install to name
+# what it cannot find.
+test_apt_update_outlasts_a_mirror_sync() {
+	local scratch out status=0
+	scratch=$(mktemp -d)
+	apt_update_shim "$scratch/flaky" 3
+	apt_update_shim "$scratch/down" 99
+	out=$(PATH=$scratch/flaky/bin:$PATH APT_RETRY_SECONDS=0 \
+		bash -c '. "$1/scripts/lib.sh"; apt_update' _ "$PROJECT_DIR" 2>&1) ||
+		{ echo "apt_update failed where the third try succeeds:"; echo "$out"; status=1; }
+	[ "$(cat "$scratch/flaky/calls")" = 3 ] ||
+		{ echo "apt_update called apt-get $(cat "$scratch/flaky/calls") times, not 3"; status=1; }
+	out=$(PATH=$scratch/down/bin:$PATH APT_RETRY_SECONDS=0 \
+		bash -c '. "$1/scripts/lib.sh"; apt_update' _ "$PROJECT_DIR" 2>&1) ||
+		{ echo "apt_update stopped the run when the mirror stayed out of sync"; status=1; }
+	[ "$(cat "$scratch/down/calls")" = 3 ] ||
+		{ echo "apt_update gave up after $(cat "$scratch/down/calls") tries, not 3"; status=1; }
+	grep -q '^warning: apt-get update failed 3 times' <<<"$out" ||
+		{ echo "no warning after three failed updates:"; echo "$out"; status=1; }
+	[ "$status" -ne 0 ] || echo "apt-get update: retried to success after 2 failures; warned after 3"
 	rm -rf "$scratch"
 	return "$status"
 }
