@@ -120,9 +120,16 @@ compile_like_list_sort() {
 	local out=$1 cmd
 	shift
 	[ -f "$out/lib/.list_sort.o.cmd" ] || return 2
-	cmd=$(sed -n 's/^savedcmd_lib\/list_sort\.o := //p' "$out/lib/.list_sort.o.cmd" |
-		sed 's/^ccache //; s/-Wp,-MMD,[^ ]* //; s/ -c -o .*//')
+	cmd=$(list_sort_command "$out")
 	(cd "$out" && eval "$cmd $* -x c -" 2>&1)
+}
+
+# list_sort_command OUT: kbuild's command line for lib/list_sort.o in the
+# build in OUT (compiler first), without ccache, the dependency file,
+# the input and the output: to run on other code, relative to OUT.
+list_sort_command() {
+	sed -n 's/^savedcmd_lib\/list_sort\.o := //p' "$1/lib/.list_sort.o.cmd" |
+		sed 's/^ccache //; s/-Wp,-MMD,[^ ]* //; s/ -c -o .*//'
 }
 
 # builtin_prefetch_emitted OUT: whether the compiler and flags of the

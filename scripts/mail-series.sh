@@ -12,7 +12,8 @@
 # in hunk headers alike: the hunks stay valid).
 #
 #   mail-series.sh OUTDIR     then: git send-email OUTDIR/*.patch
-#   SERIES_VERSION=N          the version in the subjects (default 4)
+#   SERIES_VERSION=N          the version in the subjects (default: the
+#                             newest 'Changes in vN:' of the cover letter)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -50,9 +51,20 @@ stamp() {
 	'
 }
 
+# cover_version: the newest version the cover letter's changelog names.
+cover_version() {
+	local version
+	version=$(sed -n 's/^Changes in v\([0-9][0-9]*\):$/\1/p' \
+		"$PROJECT_DIR/patches/0000-cover-letter.patch" | sort -n | tail -n 1)
+	[ -n "$version" ] || die "the cover letter has no 'Changes in vN:' changelog" \
+		"set SERIES_VERSION=N, or add the changelog to patches/0000-cover-letter.patch"
+	echo "$version"
+}
+
 main() {
 	[ $# -eq 1 ] || usage
-	local outdir=$1 who version=${SERIES_VERSION:-4} patch
+	local outdir=$1 who version patch
+	version=${SERIES_VERSION:-$(cover_version)}
 	[ ! -e "$outdir" ] || die "$outdir exists" "name a directory that does not exist yet"
 	who=$(sender)
 	mkdir -p "$outdir"

@@ -156,14 +156,19 @@ test_mail_series_signs_as_the_sender() {
 	local scratch out patch nr=0
 	scratch=$(mktemp -d)
 	printf '[user]\n\tname = Ada Sender\n\temail = ada@example.org\n' >"$scratch/gitconfig"
-	GIT_CONFIG_GLOBAL=$scratch/gitconfig GIT_CONFIG_NOSYSTEM=1 SERIES_VERSION=4 \
+	GIT_CONFIG_GLOBAL=$scratch/gitconfig GIT_CONFIG_NOSYSTEM=1 \
 		"$PROJECT_DIR/scripts/mail-series.sh" "$scratch/out"
+	# The version is the cover letter's newest changelog.
+	local version
+	version=$(sed -n 's/^Changes in v\([0-9]*\):$/\1/p' "$PROJECT_DIR/patches/0000-cover-letter.patch" |
+		sort -n | tail -n 1)
+	[ -n "$version" ] || { echo "the cover letter has no changelog"; return 1; }
 	for patch in "$scratch"/out/*.patch; do
 		nr=$((nr + 1))
 		[ "$(grep -m1 '^From: ' "$patch")" = "From: Ada Sender <ada@example.org>" ] ||
 			{ echo "${patch##*/}: $(grep -m1 '^From: ' "$patch")"; return 1; }
-		grep -q '^Subject: \[PATCH v4 [0-9][0-9]/[0-9][0-9]\]' "$patch" ||
-			{ echo "${patch##*/}: no v4 subject tag"; return 1; }
+		grep -q "^Subject: \[PATCH v$version [0-9][0-9]/[0-9][0-9]\]" "$patch" ||
+			{ echo "${patch##*/}: no v$version subject tag"; return 1; }
 		! grep -q 'list-prefetch@localhost' "$patch" || { echo "${patch##*/}: the placeholder is left"; return 1; }
 	done
 	[ "$nr" -eq "$(($(grep -vc '^#' "$PROJECT_DIR/patches/series") + 1))" ] ||

@@ -10,6 +10,7 @@ plan_codegen() {
 	echo "all 3600 test_codegen_matches_vanilla x86_64-llvm"
 	echo "check 600 test_list_h_includes_do_not_depend_on_the_option x86_64"
 	echo "check 120 test_list_prefetch_takes_only_pointers x86_64"
+	echo "check 120 test_list_prefetch_warns_like_prefetch_under_sparse x86_64"
 	echo "check:cache 60 test_codegen_check_fails_on_doctored_objects"
 	echo "all 1800 test_sparse_adds_nothing x86_64"
 	echo "check:cache 30 test_sparse_diff_names_what_is_new"
@@ -137,6 +138,40 @@ compiles_with() {
 	printf '#include <linux/list.h>\n%s\n' "$2" | compile_like_list_sort "$out" -Werror -fsyntax-only || status=$?
 	[ "$status" -ne 2 ] || echo "no $out/lib/.list_sort.o.cmd (run the codegen test first)"
 	return "$status"
+}
+
+# sparse_with VARIANT CODE: sparse's diagnostics on CODE (after
+# <linux/list.h>), run as kbuild's C=2 runs it on lib/list_sort.c in the
+# x86_64 qemu build of VARIANT: its CHECKFLAGS, then the compiler's flags.
+sparse_with() {
+	local out cmd file status=0
+	out=$(build_dir x86_64 qemu "$1")
+	[ -f "$out/lib/.list_sort.o.cmd" ] || { echo "no $out/lib/.list_sort.o.cmd (run the codegen test first)"; return 2; }
+	cmd=$(list_sort_command "$out")
+	file=$(mktemp --suffix=.c)
+	printf '#include <linux/list.h>\n%s\n' "$2" >"$file"
+	(cd "$out" && eval "sparse -D__linux__ -Dlinux -D__STDC__ -Dunix -D__unix__ -Wbitwise \
+		-Wno-return-void -Wno-unknown-attribute -D__x86_64__ --arch=x86 -m64 ${cmd#* } $file" 2>&1) ||
+		status=$?
+	rm -f "$file"
+	return "$status"
+}
+
+# The disabled list_prefetch() checks its argument as prefetch() does:
+# an __rcu pointer, a plain load of an RCU-protected ->next, gets
+# sparse's address-space warning in both forms (an error, that stopped
+# the file's checking, when the off form compared it with a void *).
+test_list_prefetch_warns_like_prefetch_under_sparse() {
+	local variant out
+	for variant in off on; do
+		out=$(sparse_with "$variant" 'struct node { struct node __rcu *next; };
+void f(struct node *n);
+void f(struct node *n) { list_prefetch(n->next); }') || [ $? -ne 2 ] || { echo "$out"; return 1; }
+		echo "$variant: $(grep -c 'warning\|error' <<<"$out") diagnostics"
+		grep -q 'warning: incorrect type in argument 1 (different address spaces)' <<<"$out" ||
+			{ echo "$variant: no address-space warning for an __rcu argument:"; echo "$out"; return 1; }
+		! grep -q 'error:' <<<"$out" || { echo "$variant: sparse error:"; echo "$out"; return 1; }
+	done
 }
 
 # list_prefetch() takes a pointer in both forms: off, where it generates
