@@ -13,6 +13,7 @@
 #   make codegen  objects compiled vanilla/off/on, compared function by function
 #   make toolchains   sizes and codegen with gcc and with clang (LLVM=1), side by side
 #   make sparse   sparse (C=2) over the series' files: nothing new against vanilla
+#   make kcsan-planted   KCSAN catches a plain load of ->next planted in an RCU walk
 #   make distcc-loopback   a small kernel through a distccd of its own on 127.0.0.1, and here alone
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #   make uml-bench     the kernel's own iterators and swept paths on the real CPU (User-Mode Linux)
@@ -30,7 +31,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect sizes audit codegen toolchains sparse distcc-loopback mail-series readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect sizes audit codegen toolchains sparse kcsan-planted distcc-loopback mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -111,6 +112,9 @@ toolchains: apply
 
 sparse: apply
 	scripts/sparse.sh $(TARGET)
+
+kcsan-planted: apply
+	scripts/kcsan-planted.sh $(TARGET)
 
 distcc-loopback: tree
 	scripts/distcc-loopback.sh

@@ -359,8 +359,38 @@ source_dir() {
 	um:vanilla) echo "$LIST_PREFETCH_CACHE/tree/um-vanilla" ;;
 	um:*) echo "$LIST_PREFETCH_CACHE/tree/um-series" ;;
 	*:vanilla) echo "$TREE_DIR" ;;
+	*:planted) echo "$LIST_PREFETCH_CACHE/tree/planted" ;;
 	*) echo "$SERIES_DIR" ;;
 	esac
+}
+
+# lab_tree NAME BASE_REPO [PATCH...]: $LIST_PREFETCH_CACHE/tree/NAME, a
+# worktree of BASE_REPO's HEAD with the lab's own PATCHes applied (lab/:
+# changes the series does not propose). Remade only when the base or a
+# patch changed (its stamp keeps the name it had when only the UML trees
+# were made this way: .lp-um-base).
+lab_tree() {
+	local name=$1 base_repo=$2 dir stamp
+	shift 2
+	dir=$LIST_PREFETCH_CACHE/tree/$name
+	stamp=$({ git -C "$base_repo" rev-parse 'HEAD^{tree}'; [ $# -eq 0 ] || cat "$@"; } |
+		inputs_hash /dev/stdin)
+	if [ -f "$dir/.lp-um-base" ] && [ "$(cat "$dir/.lp-um-base")" = "$stamp" ]; then
+		log "lab tree: $name is up to date ($(git -C "$dir" log -1 --format=%h HEAD))"
+		return 0
+	fi
+	log "lab tree: making $name from $(git -C "$base_repo" log -1 --format='%h %s' HEAD)"
+	if [ -d "$dir" ]; then
+		git -C "$base_repo" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
+		git -C "$base_repo" worktree prune
+	fi
+	run git -C "$base_repo" worktree add --quiet --force --detach "$dir" HEAD >&2
+	git -C "$dir" config user.name "list-prefetch lab"
+	git -C "$dir" config user.email "list-prefetch@localhost"
+	[ $# -eq 0 ] || git -C "$dir" am -q "$@" ||
+		die "a lab patch no longer applies to $(basename "$base_repo") (${1%/*}/)" \
+			"rebase it: git am it in a worktree of $base_repo, fix, format-patch it back into ${1%/*}/"
+	echo "$stamp" >"$dir/.lp-um-base"
 }
 
 build_dir() {
@@ -371,6 +401,8 @@ build_dir() {
 valid_variant() {
 	case "$1" in
 	vanilla | off | on) ;;
+	# The series with lab/kcsan/ applied (scripts/kcsan-planted.sh).
+	planted) ;;
 	*) die "unknown variant '$1'" "use one of: vanilla off on" ;;
 	esac
 }

@@ -131,7 +131,7 @@ section_debug() {
 
 # section_kcsan: the KCSAN kernels' boots: data-race reports, rcutorture.
 section_kcsan() {
-	echo "KCSAN kernels (kcsan config: KCSAN, PROVE_RCU; 2 CPUs under TCG): KUnit with"
+	echo "KCSAN kernels (kcsan config: strict KCSAN, PROVE_RCU; 2 CPUs under TCG): KUnit with"
 	echo "the concurrent RCU case, guest/stress.c, rcutorture. A KCSAN report fails the boot."
 	checked_boots kcsan
 }

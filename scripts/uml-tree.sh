@@ -10,14 +10,6 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# um_base BASE_REPO: what a UML tree is made of but umlbench, as one hash.
-um_base() {
-	{
-		git -C "$1" rev-parse 'HEAD^{tree}'
-		[ "$1" = "$TREE_DIR" ] || cat "$PROJECT_DIR"/lab/um/*.patch
-	} | inputs_hash /dev/stdin
-}
-
 # add_umlbench DIR: guest/umlbench/* into lib/, built into UML kernels
 # with networking, committed (the builds' stamps read the tree's commit).
 # Only a changed file is copied: make goes by modification times.
@@ -48,32 +40,11 @@ endif # umlbench'
 		git -C "$dir" commit -q -m "lib: umlbench, the list-prefetch lab's in-kernel walks (UML only)"
 }
 
-# make_um_tree NAME BASE_REPO: $LIST_PREFETCH_CACHE/tree/NAME from BASE_REPO's
-# HEAD; remade only when its base changed, else umlbench brought up to date.
+# make_um_tree NAME BASE_REPO [PATCH...]: lab_tree, then umlbench brought
+# up to date.
 make_um_tree() {
-	local name=$1 base=$2 dir stamp
-	dir=$LIST_PREFETCH_CACHE/tree/$name
-	stamp=$(um_base "$base")
-	if [ -f "$dir/.lp-um-base" ] && [ "$(cat "$dir/.lp-um-base")" = "$stamp" ]; then
-		add_umlbench "$dir"
-		log "uml-tree: $name is up to date ($(git -C "$dir" log -1 --format=%h HEAD))"
-		return 0
-	fi
-	log "uml-tree: making $name from $(git -C "$base" log -1 --format='%h %s' HEAD)"
-	if [ -d "$dir" ]; then
-		git -C "$base" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
-		git -C "$base" worktree prune
-	fi
-	run git -C "$base" worktree add --quiet --force --detach "$dir" HEAD >&2
-	git -C "$dir" config user.name "list-prefetch lab"
-	git -C "$dir" config user.email "list-prefetch@localhost"
-	if [ "$base" != "$TREE_DIR" ]; then
-		git -C "$dir" am -q "$PROJECT_DIR"/lab/um/*.patch ||
-			die "a lab patch for UML no longer applies to the series (lab/um/)" \
-				"rebase it onto the series: git am it in a worktree of $SERIES_DIR, fix, format-patch into lab/um/"
-	fi
-	add_umlbench "$dir"
-	echo "$stamp" >"$dir/.lp-um-base"
+	lab_tree "$@"
+	add_umlbench "$LIST_PREFETCH_CACHE/tree/$1"
 }
 
 main() {
@@ -82,7 +53,7 @@ main() {
 		die "no series tree at $SERIES_DIR" "run 'make apply' first"
 	stage_start "uml trees"
 	make_um_tree um-vanilla "$TREE_DIR"
-	make_um_tree um-series "$SERIES_DIR"
+	make_um_tree um-series "$SERIES_DIR" "$PROJECT_DIR"/lab/um/*.patch
 	stage_end
 }
 

@@ -70,6 +70,7 @@ PRODUCERS = {
     "targets.txt": (BOOTS + ["scripts/report.sh"], "make report"),
     "debug.txt": (BOOTS + ["scripts/report.sh"], "make report"),
     "kcsan.txt": (BOOTS + ["scripts/report.sh"], "make report"),
+    "kcsan-planted-x86_64.txt": (BOOTS + ["lab/kcsan", "scripts/kcsan-planted.sh"], "make kcsan-planted"),
     "report.txt": (CHECKS, "make report"),
     "stage-times.txt": (CHECKS, "make report"),
     "uml-bench.txt": (SERIES_NO_TESTS + ["guest/umlbench", "lab", "scripts/uml-bench.sh",

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# kcsan-planted.sh - can the KCSAN guest catch the bug the RCU walks'
+# READ_ONCE() guards against? Builds the series with lab/kcsan/*.patch
+# (hlist_for_each_entry_rcu() prefetching through a plain load of ->next,
+# racing with the writer's store) in the kcsan set with the option on,
+# boots it, and expects KCSAN to report a data race in the hlist walk of
+# the list_prefetch suite's concurrent case. The boot is expected to
+# fail (a KCSAN report fails it); its result is kept out of results/.
+#
+#   kcsan-planted.sh [TARGET]   (default x86_64; run scripts/apply.sh first)
+#
+# Writes results/kcsan-planted-TARGET.txt: the report's first lines.
+# Exit status 1 if KCSAN did not report the race, or the build failed.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# The function of the walk that makes the planted load (the concurrent
+# case's reader, lib/list_prefetch_kunit.c).
+PLANTED_READER=rcu_walk_once
+
+# race_report LOG: the first KCSAN data-race report in LOG, from its
+# BUG: line to its end marker.
+race_report() {
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' |
+		awk '/BUG: KCSAN: data-race/ { on = 1 }
+			on { print }
+			on && /^={10,}/ && ++bars == 2 { exit }'
+}
+
+# planted_result LOG: the result file's body.
+# shellcheck disable=SC2317 # called through write_atomic
+planted_result() {
+	local log=$1
+	result_stamp
+	echo "KCSAN and a planted plain load of ->next ($TARGET kcsan config, LIST_PREFETCH=y,"
+	echo "lab/kcsan/: hlist_for_each_entry_rcu() without READ_ONCE()); the first report:"
+	race_report "$log" | head -n 40 | sed 's/^/  /'
+	echo "data-race reports in the boot: $(grep -ac 'BUG: KCSAN: data-race' "$log")"
+}
+
+main() {
+	local target=${1:-x86_64} log status=0
+	hold_cache_lock "$(basename "$0") $*"
+	[ -e "$SERIES_DIR/.git" ] || die "no series tree at $SERIES_DIR" "run 'make apply' first"
+	select_build "$target" planted kcsan
+	stage_start "kcsan-planted $TARGET"
+	lab_tree planted "$SERIES_DIR" "$PROJECT_DIR"/lab/kcsan/*.patch
+	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" planted kcsan
+	"$PROJECT_DIR/scripts/build.sh" "$TARGET" planted kcsan
+	# A hang or a QEMU failure stops here; a KCSAN report fails the
+	# judgement (parse.sh), the expected outcome. Either way, results/
+	# keeps no boot of this variant.
+	RESULTS_DIR=$BUILD_OUT/results "$PROJECT_DIR/scripts/boot.sh" "$TARGET" planted kcsan
+	if RESULTS_DIR=$BUILD_OUT/results "$PROJECT_DIR/scripts/parse.sh" "$TARGET" planted kcsan; then
+		log "kcsan-planted: the boot passed: KCSAN reported nothing"
+		status=1
+	fi
+	log=$(boot_dir "$BUILD_OUT")/console.log
+	[ -f "$log" ] || die "no console log at $log" "run 'scripts/boot.sh $TARGET planted kcsan'"
+	if ! race_report "$log" | grep -q "BUG: KCSAN: data-race in .*$PLANTED_READER"; then
+		log "kcsan-planted: no KCSAN report names $PLANTED_READER, the walk of the planted load"
+		status=1
+	fi
+	if [ "$status" -eq 0 ]; then
+		write_atomic "$RESULTS_DIR/kcsan-planted-$TARGET.txt" planted_result "$log"
+		log "kcsan-planted: KCSAN reported the planted plain load ($(race_report "$log" | head -n 1))"
+	fi
+	stage_end
+	[ "$status" -eq 0 ] || die "KCSAN did not report the planted plain load of ->next in $PLANTED_READER" \
+		"read the console log ($log): is KCSAN on (kcsan: selftest) and did the concurrent case run?"
+}
+
+main "$@"; exit
