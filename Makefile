@@ -18,7 +18,8 @@
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #   make uml-bench     the kernel's own iterators and swept paths on the real CPU (User-Mode Linux)
 #   make uml-kunit     KUnit under UML: the list suites, and the whole corpus vanilla against on
-#   make bisect   every step of the series builds (TARGET=, BISECT_VARIANTS="off on", long)
+#   make bisect   every step of the series builds, default and on (TARGET=, BISECT_VARIANTS=, long)
+#   make bisect-all   the same for x86_64, i386-mk7 and arm64, and x86_64 with clang (hours)
 #   make mail-series OUTDIR=DIR   the series signed by you (git config user.*), to mail
 #   make readme   quote the current results in README.md and docs/
 #   make deps | tree | apply | build | boot   one stage of the pipeline
@@ -31,7 +32,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= off on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect sizes audit codegen toolchains sparse kcsan-planted distcc-loopback mail-series readme
+.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect bisect-all sizes audit codegen toolchains sparse kcsan-planted distcc-loopback mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -93,10 +94,17 @@ uml-kunit: apply
 	scripts/uml-kunit.sh off on
 	scripts/uml-kunit.sh --all
 
-# Long: builds every step of the series in both variants.
-BISECT_VARIANTS ?= on
+# Long: builds every step of the series, in the default and the forced-on
+# variant. bisect-all: every configuration the record covers (hours cold).
+BISECT_VARIANTS ?= off on
 bisect: deps
 	scripts/bisect-build.sh $(TARGET) $(BISECT_VARIANTS)
+
+bisect-all: deps
+	scripts/bisect-build.sh x86_64 off on
+	scripts/bisect-build.sh i386-mk7 off
+	scripts/bisect-build.sh arm64 off
+	TOOLCHAIN=llvm scripts/bisect-build.sh x86_64 off
 
 sizes: tree
 	scripts/sizes.sh $(CONFIG) $(TARGET)

@@ -26,6 +26,7 @@ check 30 test_data_files_load
 check 30 test_misspelt_data_file_key_is_named
 check 30 test_boot_targets_name_targets
 check 30 test_data_file_keys_documented
+check:cache 30 test_make_help_names_every_target
 check 60 test_quoted_results_are_current
 check 30 test_series_code_is_what_builds_read
 check 60 test_summary_shows_only_current_results
@@ -823,3 +824,19 @@ cocci_modes_agree() {
 }
 
 test_audit() { "$PROJECT_DIR/scripts/audit.sh"; }
+
+# make help is the list of what the lab does: every target of the
+# Makefile's .PHONY line is in it (help itself aside).
+test_make_help_names_every_target() {
+	local help target missing=() nr=0
+	help=$(make -s -C "$PROJECT_DIR" help)
+	for target in $(sed -n 's/^\.PHONY: *//p' "$PROJECT_DIR/Makefile"); do
+		[ "$target" != help ] || continue
+		nr=$((nr + 1))
+		grep -Eq "(^|[ |])make( [a-z|-]+ [|])* $target( |$)" <<<"$help" || missing+=("$target")
+	done
+	[ "$nr" -gt 10 ] || { echo "only $nr targets on the .PHONY line"; return 1; }
+	[ ${#missing[@]} -eq 0 ] || { echo "make help does not name: ${missing[*]}"; return 1; }
+	echo "make help names all $nr targets"
+}
+
