@@ -829,8 +829,10 @@ test_audit() { "$PROJECT_DIR/scripts/audit.sh"; }
 # Makefile's .PHONY line is in it (help itself aside).
 test_make_help_names_every_target() {
 	local help target missing=() nr=0
+	local -a targets
 	help=$(make -s -C "$PROJECT_DIR" help)
-	for target in $(sed -n 's/^\.PHONY: *//p' "$PROJECT_DIR/Makefile"); do
+	read -ra targets < <(sed -n 's/^\.PHONY: *//p' "$PROJECT_DIR/Makefile")
+	for target in "${targets[@]}"; do
 		[ "$target" != help ] || continue
 		nr=$((nr + 1))
 		grep -Eq "(^|[ |])make( [a-z|-]+ [|])* $target( |$)" <<<"$help" || missing+=("$target")
