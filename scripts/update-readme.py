@@ -36,13 +36,18 @@ import subprocess
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SERIES = ["patches", "configs"]
+# The config sets of the checker kernels (debug, kcsan): only their own
+# boots read them, never a measured figure.
+CHECKER_CONFIGS = [":(exclude)configs/debug.config", ":(exclude)configs/sets/debug.conf",
+                   ":(exclude)configs/kcsan.config", ":(exclude)configs/sets/kcsan.conf"]
+SERIES = ["patches", "configs"] + CHECKER_CONFIGS
 # The series as the kernels without KUnit build it (defconfig, UML's
 # bench kernel): its code but the KUnit test files (KUNIT_TESTS).
-SERIES_NO_TESTS = ["patches:kernel", "configs"]
+SERIES_NO_TESTS = ["patches:kernel", "configs"] + CHECKER_CONFIGS
 # guest/umlbench is built into UML kernels only, never into a QEMU guest.
-BOOTS = SERIES + ["guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scripts/parse.sh", "scripts/boot_result.py",
-                  "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
+# The boot tables cover the checker kernels: every config counts.
+BOOTS = ["patches", "configs", "guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scripts/parse.sh",
+         "scripts/boot_result.py", "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
 CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
 BENCH = ["bench", "scripts/bench.sh", "scripts/bench_runs.py", "scripts/verdicts.py"]
 # What makes the sizes (size_checks.py only judges them).
@@ -73,10 +78,10 @@ PRODUCERS = {
     "kcsan-planted-x86_64.txt": (BOOTS + ["lab/kcsan", "scripts/kcsan-planted.sh"], "make kcsan-planted"),
     "report.txt": (CHECKS, "make report"),
     "stage-times.txt": (CHECKS, "make report"),
-    "uml-bench.txt": (SERIES_NO_TESTS + ["guest/umlbench", "lab", "scripts/uml-bench.sh",
+    "uml-bench.txt": (SERIES_NO_TESTS + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh",
                                 "scripts/uml_bench.py", "scripts/uml-tree.sh",
                                 "scripts/verdicts.py"], "make uml-bench"),
-    "uml-kunit-all.txt": (SERIES + ["guest/umlbench", "lab", "scripts/uml-kunit.sh",
+    "uml-kunit-all.txt": (SERIES + ["guest/umlbench", "lab/um", "scripts/uml-kunit.sh",
                                     "scripts/uml-tree.sh", "scripts/kunit_diff.py"],
                           "scripts/uml-kunit.sh --all"),
     "guest-bench.txt": (BOOTS + ["scripts/guest-bench.sh", "scripts/guest_bench.py",
