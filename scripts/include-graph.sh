@@ -30,16 +30,30 @@ headers() {
 		sed -n 's/^\.\{1,\} //p' | sed 's|.*/include/||' | sort -u
 }
 
+# code_lines VARIANT INCLUDE...: the lines of C the compiler sees for a
+# file holding only these #include lines (gcc -E, without blank lines and
+# line markers): what the headers cost, macros expanded away.
+code_lines() {
+	local variant=$1 out
+	shift
+	out=$(build_dir "$TARGET" qemu "$variant")
+	printf '#include <%s>\n' "$@" | compile_like_list_sort "$out" -E |
+		grep -cv '^[[:space:]]*$\|^#'
+}
+
 # graph_report DIR: the result, from the header lists in DIR.
 # shellcheck disable=SC2317 # called through write_atomic
 graph_report() {
 	local tmp=$1
 	result_stamp
-	echo "Headers a file including only <linux/list.h> reaches ($TARGET qemu config, gcc -H):"
-	printf '  %-48s %4d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" \
-		"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" \
-		"series, LIST_PREFETCH=y (on)" "$(wc -l <"$tmp/on")" \
-		"vanilla + <linux/prefetch.h> (2.6.36's list.h)" "$(wc -l <"$tmp/prefetch")"
+	echo "Headers a file including only <linux/list.h> reaches ($TARGET qemu config, gcc -H),"
+	echo "and the lines of C they amount to (gcc -E, no blank lines or line markers):"
+	printf '  %-48s %7s %7s\n' "" headers lines
+	printf '  %-48s %7d %7d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" "$(cat "$tmp/vanilla.lines")" \
+		"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" "$(cat "$tmp/off.lines")" \
+		"series, LIST_PREFETCH=y (on)" "$(wc -l <"$tmp/on")" "$(cat "$tmp/on.lines")" \
+		"vanilla + <linux/prefetch.h> (2.6.36's list.h)" "$(wc -l <"$tmp/prefetch")" \
+		"$(cat "$tmp/prefetch.lines")"
 	echo "  added by the series (off): $(comm -13 "$tmp/vanilla" "$tmp/off" | tr '\n' ' ')"
 	if cmp -s "$tmp/off" "$tmp/on"; then
 		echo "  off and on: the same headers"
@@ -59,6 +73,10 @@ main() {
 	headers off linux/list.h >"$tmp/off"
 	headers on linux/list.h >"$tmp/on"
 	headers vanilla linux/list.h linux/prefetch.h >"$tmp/prefetch"
+	code_lines vanilla linux/list.h >"$tmp/vanilla.lines"
+	code_lines off linux/list.h >"$tmp/off.lines"
+	code_lines on linux/list.h >"$tmp/on.lines"
+	code_lines vanilla linux/list.h linux/prefetch.h >"$tmp/prefetch.lines"
 	if [ ! -s "$tmp/vanilla" ] || [ ! -s "$tmp/off" ] || [ ! -s "$tmp/on" ]; then
 		die "the compiler listed no headers" "run the command in $tmp by hand"
 	fi
