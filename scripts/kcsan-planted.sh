@@ -16,9 +16,23 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The function of the walk that makes the planted load (the concurrent
-# case's reader, lib/list_prefetch_kunit.c).
-PLANTED_READER=rcu_walk_once
+# The walk that makes the planted load: the concurrent case's reader
+# (lib/list_prefetch_kunit.c), rcu_walk_once(), which the compiler may
+# inline into the case; and the writer whose marked store it races with.
+PLANTED_READER='rcu_walk_once|list_prefetch_test_hlist_rcu_concurrent_writer'
+PLANTED_WRITER=rcu_walk_writer
+
+# caught_planted_race LOG: the first report of LOG is the planted race: a
+# plain (unmarked) read in the walk against the writer.
+caught_planted_race() {
+	race_report "$1" | awk -v reader="^($PLANTED_READER)\\+" -v writer="^$PLANTED_WRITER\\+" '
+		/^BUG: KCSAN: data-race in/ { title = 1 }
+		/^(read|write)/ { access = $0; next }
+		$1 ~ reader && access ~ /^read to / { plain_read = 1 }
+		$1 ~ writer { writer_seen = 1 }
+		/^$/ { access = "" }
+		END { exit !(title && plain_read && writer_seen) }'
+}
 
 # race_report LOG: the first KCSAN data-race report in LOG, from its
 # BUG: line to its end marker.
@@ -59,8 +73,8 @@ main() {
 	fi
 	log=$(boot_dir "$BUILD_OUT")/console.log
 	[ -f "$log" ] || die "no console log at $log" "run 'scripts/boot.sh $TARGET planted kcsan'"
-	if ! race_report "$log" | grep -q "BUG: KCSAN: data-race in .*$PLANTED_READER"; then
-		log "kcsan-planted: no KCSAN report names $PLANTED_READER, the walk of the planted load"
+	if ! caught_planted_race "$log"; then
+		log "kcsan-planted: no KCSAN report of a plain read in the walk ($PLANTED_READER) racing with $PLANTED_WRITER"
 		status=1
 	fi
 	if [ "$status" -eq 0 ]; then
@@ -68,7 +82,7 @@ main() {
 		log "kcsan-planted: KCSAN reported the planted plain load ($(race_report "$log" | head -n 1))"
 	fi
 	stage_end
-	[ "$status" -eq 0 ] || die "KCSAN did not report the planted plain load of ->next in $PLANTED_READER" \
+	[ "$status" -eq 0 ] || die "KCSAN did not report the planted plain load of ->next in the hlist walk" \
 		"read the console log ($log): is KCSAN on (kcsan: selftest) and did the concurrent case run?"
 }
 
