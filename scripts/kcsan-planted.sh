@@ -50,7 +50,7 @@ planted_result() {
 	result_stamp
 	echo "KCSAN and a planted plain load of ->next ($TARGET kcsan config, LIST_PREFETCH=y,"
 	echo "lab/kcsan/: hlist_for_each_entry_rcu() without READ_ONCE()); the first report:"
-	race_report "$log" | head -n 40 | sed 's/^/  /'
+	race_report "$log" | sed -n "1,40p" | sed 's/^/  /'
 	echo "data-race reports in the boot: $(grep -ac 'BUG: KCSAN: data-race' "$log")"
 }
 
@@ -79,7 +79,7 @@ main() {
 	fi
 	if [ "$status" -eq 0 ]; then
 		write_atomic "$RESULTS_DIR/kcsan-planted-$TARGET.txt" planted_result "$log"
-		log "kcsan-planted: KCSAN reported the planted plain load ($(race_report "$log" | head -n 1))"
+		log "kcsan-planted: KCSAN reported the planted plain load ($(race_report "$log" | sed -n 1p))"
 	fi
 	stage_end
 	[ "$status" -eq 0 ] || die "KCSAN did not report the planted plain load of ->next in the hlist walk" \
