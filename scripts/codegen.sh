@@ -58,8 +58,7 @@ main() {
 	load_target "${1:-x86_64}"
 	load_config_set qemu
 	require_tree
-	[ -d "$SERIES_DIR/.git" ] || [ -f "$SERIES_DIR/.git" ] ||
-		die "no series worktree at $SERIES_DIR" "run 'scripts/apply.sh' (or 'make apply')"
+	require_series_tree
 	# The off variant is the kernel make check boots: built in full
 	# (or found up to date), it says which objects the config builds.
 	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" off qemu

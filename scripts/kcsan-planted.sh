@@ -37,7 +37,7 @@ caught_planted_race() {
 # race_report LOG: the first KCSAN data-race report in LOG, from its
 # BUG: line to its end marker.
 race_report() {
-	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' |
+	console_text "$1" |
 		awk '/BUG: KCSAN: data-race/ { on = 1 }
 			on { print }
 			on && /^={10,}/ && ++bars == 2 { exit }'
@@ -57,7 +57,7 @@ planted_result() {
 main() {
 	local target=${1:-x86_64} log status=0
 	hold_cache_lock "$(basename "$0") $*"
-	[ -e "$SERIES_DIR/.git" ] || die "no series tree at $SERIES_DIR" "run 'make apply' first"
+	require_series_tree
 	select_build "$target" planted kcsan
 	stage_start "kcsan-planted $TARGET"
 	lab_tree planted "$SERIES_DIR" "$PROJECT_DIR"/lab/kcsan/*.patch

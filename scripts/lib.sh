@@ -195,6 +195,18 @@ tree_version() {
 }
 
 # require_tree: the pristine tree must exist and be Linux $KERNEL_SERIES.x.
+# require_series_tree: the series' worktree (scripts/apply.sh) exists.
+require_series_tree() {
+	[ -e "$SERIES_DIR/.git" ] ||
+		die "no series worktree at $SERIES_DIR" "run 'scripts/apply.sh' (or 'make apply')"
+}
+
+# console_text LOG: a console log as text: no carriage returns, no
+# printk timestamps.
+console_text() {
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //'
+}
+
 require_tree() {
 	[ -d "$TREE_DIR/.git" ] ||
 		die "no kernel tree at $TREE_DIR" "run 'scripts/tree.sh' (or 'make tree')"

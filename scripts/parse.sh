@@ -59,9 +59,9 @@ main() {
 	run python3 "$src/tools/testing/kunit/kunit.py" parse --json="$bdir/kunit.json" \
 		"$consolelog" >"$bdir/kunit.txt" || true
 	tail -n 3 "$bdir/kunit.txt" | sed 's/^/  kunit.py: /' >&2
-	grep -aE "$SPLAT_PATTERN" "$consolelog" | sed 's/^\[ *[0-9.]*\] //' | tr -d '\r' >"$bdir/splats.txt" || true
+	console_text "$consolelog" | grep -aE "$SPLAT_PATTERN" >"$bdir/splats.txt" || true
 	set_aside_known_races "$bdir"
-	grep -aE "$GUEST_OUTPUT_PATTERN" "$consolelog" | sed 's/^\[ *[0-9.]*\] //' | tr -d '\r' >"$bdir/guest-output.txt" || true
+	console_text "$consolelog" | grep -aE "$GUEST_OUTPUT_PATTERN" >"$bdir/guest-output.txt" || true
 	grep -aq 'list-prefetch: guest init reached' "$consolelog" ||
 		problems+=(--problem "the guest never reached init")
 	grep -aq 'list-prefetch: guest done, status 0' "$consolelog" ||

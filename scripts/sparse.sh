@@ -76,8 +76,7 @@ main() {
 	load_config_set qemu
 	require_tree
 	need_cmd sparse sparse
-	[ -d "$SERIES_DIR/.git" ] || [ -f "$SERIES_DIR/.git" ] ||
-		die "no series worktree at $SERIES_DIR" "run 'scripts/apply.sh' (or 'make apply')"
+	require_series_tree
 	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" off qemu
 	"$PROJECT_DIR/scripts/build.sh" "$TARGET" off qemu
 	local -a objects

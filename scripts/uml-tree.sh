@@ -49,8 +49,7 @@ make_um_tree() {
 
 main() {
 	hold_cache_lock "$(basename "$0") $*"
-	[ -d "$SERIES_DIR/.git" ] || [ -f "$SERIES_DIR/.git" ] ||
-		die "no series tree at $SERIES_DIR" "run 'make apply' first"
+	require_series_tree
 	stage_start "uml trees"
 	make_um_tree um-vanilla "$TREE_DIR"
 	make_um_tree um-series "$SERIES_DIR" "$PROJECT_DIR"/lab/um/*.patch
