@@ -10,7 +10,7 @@
 #   make verdict  the verdict in words again: the last make bench of this CPU, the current sizes
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts (TOOLCHAIN=llvm: clang)
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)
-#   make codegen  objects compiled vanilla/off/on, compared function by function
+#   make codegen  objects compiled vanilla/default/on, compared function by function
 #   make toolchains   sizes and codegen with gcc and with clang (LLVM=1), side by side
 #   make sparse   sparse (C=2) over the series' files: nothing new against vanilla
 #   make kcsan-planted   KCSAN catches a plain load of ->next planted in an RCU walk
@@ -30,7 +30,7 @@
 
 TARGET ?= x86_64
 CONFIG ?= qemu
-VARIANTS ?= off on
+VARIANTS ?= default on
 
 .PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect bisect-all sizes audit codegen toolchains sparse kcsan-planted distcc-loopback mail-series readme
 
@@ -91,20 +91,20 @@ uml-bench: apply
 
 # Long: two builds of kunit.py's --alltests config, per variant.
 uml-kunit: apply
-	scripts/uml-kunit.sh off on
+	scripts/uml-kunit.sh default on
 	scripts/uml-kunit.sh --all
 
 # Long: builds every step of the series, in the default and the forced-on
 # variant. bisect-all: every configuration the record covers (hours cold).
-BISECT_VARIANTS ?= off on
+BISECT_VARIANTS ?= default on
 bisect: deps
 	scripts/bisect-build.sh $(TARGET) $(BISECT_VARIANTS)
 
 bisect-all: deps
-	scripts/bisect-build.sh x86_64 off on
-	scripts/bisect-build.sh i386-mk7 off
-	scripts/bisect-build.sh arm64 off
-	TOOLCHAIN=llvm scripts/bisect-build.sh x86_64 off
+	scripts/bisect-build.sh x86_64 default on
+	scripts/bisect-build.sh i386-mk7 default
+	scripts/bisect-build.sh arm64 default
+	TOOLCHAIN=llvm scripts/bisect-build.sh x86_64 default
 
 sizes: tree
 	scripts/sizes.sh $(CONFIG) $(TARGET)

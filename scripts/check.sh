@@ -33,7 +33,7 @@ usage: $0 [--tier check|all] [--list] ['TEST [ARG...]'...]
   --tier check  the tests of 'make check' (default)
   --tier all    every test ('make check-all')
   --list        print the plan (tier, timeout, test) and stop
-  TEST...       run only these tests (any tier), e.g. 'test_boot x86_64 off'
+  TEST...       run only these tests (any tier), e.g. 'test_boot x86_64 default'
 USAGE
 	exit 2
 }

@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # codegen.sh - does the series change code only where it says it does?
 # Compiles a handful of objects in three builds of the qemu config of
-# TARGET (vanilla: the pristine tree; off: the series with the
+# TARGET (vanilla: the pristine tree; default: the series with the
 # architecture's default; on: the series with LIST_PREFETCH=y), compares
 # them function by function (objdump -d, addresses made symbolic), and
 # counts prefetch instructions per function.
 #
 # The objects: every .c file the series modifies that the config builds
 # (the swept walks), and a few list-heavy files it does not touch.
-# The off build is the full kernel make check boots; of vanilla and on
+# The default build is the full kernel make check boots; of vanilla and on
 # only the objects are built (kbuild's single-object targets), in the
 # O= directories of their full builds, which reuse them later.
 #
@@ -59,25 +59,25 @@ main() {
 	load_config_set qemu
 	require_tree
 	require_series_tree
-	# The off variant is the kernel make check boots: built in full
+	# The default variant is the kernel make check boots: built in full
 	# (or found up to date), it says which objects the config builds.
-	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" off qemu
-	"$PROJECT_DIR/scripts/build.sh" "$TARGET" off qemu
+	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" default qemu
+	"$PROJECT_DIR/scripts/build.sh" "$TARGET" default qemu
 	local -a objects
 	# shellcheck disable=SC2046,SC2086 # lists of objects
-	mapfile -t objects < <(objects_built "$(build_dir "$TARGET" qemu off)" codegen $(modified_objects) $UNTOUCHED_OBJECTS)
+	mapfile -t objects < <(objects_built "$(build_dir "$TARGET" qemu default)" codegen $(modified_objects) $UNTOUCHED_OBJECTS)
 	[ ${#objects[@]} -gt 0 ] || die "none of the objects is built by the $TARGET qemu config" \
 		"check configs/qemu.config"
 	local variant
 	for variant in vanilla on; do
 		compile_objects "$variant" "${objects[@]}"
 	done
-	stage_start "codegen $TARGET: compare vanilla, off, on"
+	stage_start "codegen $TARGET: compare vanilla, default, on"
 	local json=$RESULTS_DIR/codegen-$TARGET.json
 	mkdir -p "$RESULTS_DIR"
 	result_stamp >"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
 	python3 "$PROJECT_DIR/scripts/codegen_check.py" --objdump "${CROSS_COMPILE}objdump" \
-		--vanilla "$(build_dir "$TARGET" qemu vanilla)" --off "$(build_dir "$TARGET" qemu off)" \
+		--vanilla "$(build_dir "$TARGET" qemu vanilla)" --default "$(build_dir "$TARGET" qemu default)" \
 		--on "$(build_dir "$TARGET" qemu on)" --modified "$(modified_objects | tr '\n' ' ')" \
 		--field "target=$TARGET" --field "run_id=${LIST_PREFETCH_RUN_ID:-standalone}" \
 		--field "kernel=$(tree_version "$TREE_DIR")" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Compare objects compiled vanilla, off and on, function by function.
+"""Compare objects compiled vanilla, default and on, function by function.
 
 For each object, objdump -d -r of the three builds is split into
 functions; each function's instructions are made independent of where
@@ -10,13 +10,14 @@ instructions in its text, and the x86 alternatives of its text whose
 replacement is a prefetch (prefetchw() is one on x86_64).
 
 The verdict, printed with the table and exit status 1 if broken:
-  vanilla -> off  every function that differs lost prefetches (it is a
-                  swept walk), and only objects the series modifies have
-                  one; at least one swept function in all;
-  off -> on       some function gained prefetches, and the swept
-                  functions have at least vanilla's again. Functions that
-                  differ without gaining one are listed, not failed: a
-                  callee grown by its prefetches is inlined differently.
+  vanilla -> default  every function that differs lost prefetches (it is
+                      a swept walk), and only objects the series modifies
+                      have one; at least one swept function in all;
+  default -> on       some function gained prefetches, and the swept
+                      functions have at least vanilla's again. Functions
+                      that differ without gaining one are listed, not
+                      failed: a callee grown by its prefetches is inlined
+                      differently.
 """
 import argparse
 import collections
@@ -133,22 +134,22 @@ def short(key):
 
 
 def judge(obj, code, modified):
-    vanilla, off, on = code["vanilla"], code["off"], code["on"]
+    vanilla, default, on = code["vanilla"], code["default"], code["on"]
     problems = []
     swept = []
-    for key in compare(vanilla, off):
-        if key in vanilla.functions and key in off.functions and \
-                vanilla.prefetches(key) > off.prefetches(key):
+    for key in compare(vanilla, default):
+        if key in vanilla.functions and key in default.functions and \
+                vanilla.prefetches(key) > default.prefetches(key):
             swept.append(key)
         else:
-            problems.append(f"{obj}: {short(key)} differs between vanilla and off "
+            problems.append(f"{obj}: {short(key)} differs between vanilla and default "
                             f"without losing a prefetch ({vanilla.prefetches(key)} -> "
-                            f"{off.prefetches(key)})")
+                            f"{default.prefetches(key)})")
     if swept and obj not in modified:
         problems.append(f"{obj}: the series does not modify it, yet {len(swept)} functions differ")
     gained, reshaped = [], []
-    for key in compare(off, on):
-        if key in on.functions and on.prefetches(key) > off.prefetches(key):
+    for key in compare(default, on):
+        if key in on.functions and on.prefetches(key) > default.prefetches(key):
             gained.append(key)
         else:
             reshaped.append(key)
@@ -160,9 +161,9 @@ def judge(obj, code, modified):
     return {
         "object": obj,
         "modified": obj in modified,
-        "functions": len(off.code_functions()),
+        "functions": len(default.code_functions()),
         "swept": [short(k) for k in swept],
-        "swept_prefetches": {short(k): {"vanilla": vanilla.prefetches(k), "off": off.prefetches(k),
+        "swept_prefetches": {short(k): {"vanilla": vanilla.prefetches(k), "default": default.prefetches(k),
                                         "on": on.prefetches(k)} for k in swept},
         "gained_on": len(gained),
         "reshaped_on": [short(k) for k in reshaped],
@@ -176,7 +177,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("objects", nargs="+")
     parser.add_argument("--vanilla", required=True)
-    parser.add_argument("--off", required=True)
+    parser.add_argument("--default", required=True)
     parser.add_argument("--on", required=True)
     parser.add_argument("--modified", default="")
     parser.add_argument("--objdump", default="objdump")
@@ -185,16 +186,16 @@ def main():
     args = parser.parse_args()
 
     modified = set(args.modified.split())
-    dirs = {"vanilla": args.vanilla, "off": args.off, "on": args.on}
+    dirs = {"vanilla": args.vanilla, "default": args.default, "on": args.on}
     rows = []
     for obj in args.objects:
         code = {v: ObjectCode(f"{d}/{obj}", args.objdump) for v, d in dirs.items()}
         rows.append(judge(obj, code, modified))
     problems = [p for r in rows for p in r["problems"]]
     if not any(r["swept"] for r in rows):
-        problems.append("no function lost a prefetch from vanilla to off: the sweep shows nowhere")
+        problems.append("no function lost a prefetch from vanilla to default: the sweep shows nowhere")
     if not any(r["gained_on"] for r in rows):
-        problems.append("no function gained a prefetch from off to on: list_prefetch() does nothing")
+        problems.append("no function gained a prefetch from default to on: list_prefetch() does nothing")
 
     result = dict(f.split("=", 1) for f in args.field)
     result.update({"rows": rows, "problems": problems,
@@ -205,27 +206,28 @@ def main():
 
     print("Code of the series' objects, function by function (objdump -d -r, addresses")
     print("made symbolic); prefetches: prefetch instructions plus x86 alternatives")
-    print("that patch one in. vanilla: pristine tree; off: the series with")
-    print("LIST_PREFETCH=n (the default); on: LIST_PREFETCH=y.")
-    print(f"  {'object':<22} {'funcs':>5} {'vanilla':>7} {'off':>5} {'on':>5} "
-          f"{'on>off':>6}  vanilla->off differs in")
+    print("that patch one in. vanilla: pristine tree; default: the series with")
+    print("the architecture's default (x86_64: LIST_PREFETCH=n); on: LIST_PREFETCH=y;")
+    print("gained: functions with more prefetches on than in default.")
+    print(f"  {'object':<22} {'funcs':>5} {'vanilla':>7} {'default':>7} {'on':>5} "
+          f"{'gained':>6}  vanilla->default differs in")
     for r in rows:
         p = r["prefetches"]
-        print(f"  {r['object']:<22} {r['functions']:>5} {p['vanilla']:>7} {p['off']:>5} "
+        print(f"  {r['object']:<22} {r['functions']:>5} {p['vanilla']:>7} {p['default']:>7} "
               f"{p['on']:>5} {r['gained_on']:>6}  "
               f"{', '.join(r['swept']) or '(nothing)'}{'' if r['modified'] else '  [untouched]'}")
-    swept = [f"{f} {c['vanilla']}/{c['off']}/{c['on']}" for r in rows
+    swept = [f"{f} {c['vanilla']}/{c['default']}/{c['on']}" for r in rows
              for f, c in r["swept_prefetches"].items()]
     if swept:
-        print(f"  prefetches of the swept functions, vanilla/off/on: {', '.join(swept)}")
+        print(f"  prefetches of the swept functions, vanilla/default/on: {', '.join(swept)}")
     reshaped = [f"{r['object']}:{f}" for r in rows for f in r["reshaped_on"]]
     if reshaped:
-        print(f"  off -> on, differing without a prefetch of their own (inlining): "
+        print(f"  default -> on, differing without a prefetch of their own (inlining): "
               f"{', '.join(reshaped)}")
     for p in problems:
         print(f"  FAIL: {p}")
     print(f"verdict: {'pass' if not problems else 'fail'}: " +
-          ("off differs from vanilla only in the swept walks, on only by prefetches"
+          ("default differs from vanilla only in the swept walks, on only by prefetches"
            if not problems else f"{len(problems)} problems"))
     return 1 if problems else 0
 

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # guest-bench.sh - the in-guest A/B (make guest-bench): build the bench
-# set's off and on kernels, ask kvm-probe.sh whether KVM works, then
-# boot the variants in turn (off/on, then on/off, ...) RUNS times each;
+# set's default and on kernels, ask kvm-probe.sh whether KVM works, then
+# boot the variants in turn (default/on, then on/default, ...) RUNS times each;
 # every boot runs guest/workloads/bench.sh (listbench module, hackbench,
 # perf bench sched pipe/messaging, tmpfs metadata). guest_bench.py turns
-# the console logs into medians and on/off ratios: results/guest-bench.txt
+# the console logs into medians and on/default ratios: results/guest-bench.txt
 # and .json. Under TCG every figure is labelled functional only.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 SET=bench
-VARIANTS=(off on)
+VARIANTS=(default on)
 
 usage() {
 	cat >&2 <<USAGE
@@ -62,7 +62,7 @@ main() {
 	target=$(set_targets "$SET" | head -n 1)
 	stage_start "guest-bench $target-$SET ($scale, $runs runs per variant)"
 	build_variants "$target"
-	accel=${ACCEL:-$("$PROJECT_DIR/scripts/kvm-probe.sh" "$target" off "$SET")}
+	accel=${ACCEL:-$("$PROJECT_DIR/scripts/kvm-probe.sh" "$target" default "$SET")}
 	[ "$accel" = kvm ] || log "guest-bench: under TCG: every timing is functional only, TCG models no caches"
 	# The logs of this run go to a scratch directory first: an interrupted
 	# run leaves the last complete result as it was.

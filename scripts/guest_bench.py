@@ -5,10 +5,11 @@
 Reads the console logs run-<N>-<variant>.log, takes from each the
 listbench lines (median cycles per node of one boot, per walk, layout
 and size) and the workload lines (seconds of one run), and prints, per
-metric, the median over the boots of each variant and the ratio on/off:
-the median of the paired ratios (boot N on / boot N off; the boots are
-interleaved) with its 95 % interval and the verdict in listbench's
-words (scripts/verdicts.py: sign tests, false-discovery rate 5 %).
+metric, the median over the boots of each variant and the ratio
+on/default: the median of the paired ratios (boot N on / boot N default;
+the boots are interleaved) with its 95 % interval and the verdict in
+listbench's words (scripts/verdicts.py: sign tests, false-discovery rate
+5 %).
 Under TCG the guest's cycle counter and clock are emulated and no cache
 is modelled: every figure is then labelled functional only, and the
 ratio is not a result. Exit status 1 if a log lacks a metric or a
@@ -91,12 +92,12 @@ def main():
             values = [m[name][1] for m in boots if name in m]
             row[variant] = {"median": statistics.median(values) if values else None,
                             "values": values}
-        off = row.get("off", {}).get("median")
+        default = row.get("default", {}).get("median")
         on = row.get("on", {}).get("median")
-        row["ratio_on_off"] = on / off if off and on is not None else None
-        pairs = [(on_boot[name][1], off_boot[name][1])
-                 for on_boot, off_boot in zip(runs.get("on", []), runs.get("off", []))
-                 if name in on_boot and name in off_boot]
+        row["ratio_on_default"] = on / default if default and on is not None else None
+        pairs = [(on_boot[name][1], default_boot[name][1])
+                 for on_boot, default_boot in zip(runs.get("on", []), runs.get("default", []))
+                 if name in on_boot and name in default_boot]
         row["paired"] = verdicts.paired_ratio(pairs) if pairs else None
         rows.append(row)
     verdicts.decide([row["paired"] for row in rows if row["paired"]])
@@ -124,22 +125,22 @@ def main():
         print("  machine where scripts/kvm-probe.sh finds a working KVM.")
     else:
         print("  ACCELERATION: KVM (-cpu host): real CPU, guest timings; medians of the boots.")
-    pairs = min(len(runs.get("on", [])), len(runs.get("off", [])))
-    print(f"  on/off: median of {pairs} paired ratios [95% CI] and verdict (faster, slower,")
+    pairs = min(len(runs.get("on", [])), len(runs.get("default", [])))
+    print(f"  on/default: median of {pairs} paired ratios [95% CI] and verdict (faster, slower,")
     print("  equivalent within +-2 %, undecided; sign tests, false-discovery rate 5 %).")
     if pairs < 6:
         print(f"  With {pairs} pairs no 95 % interval exists: the bracket is their range, and")
         print("  no verdict can be reached (RUNS=6 or more for an interval, ~10 for verdicts).")
-    ratio_head = "on/off (TCG)" if tcg else "on/off"
-    print(f"  {'metric':<38} {'unit':<12} {'off':>10} {'on':>10}  {ratio_head:<36}")
+    ratio_head = "on/default (TCG)" if tcg else "on/default"
+    print(f"  {'metric':<38} {'unit':<12} {'default':>10} {'on':>10}  {ratio_head:<36}")
     for row in rows:
-        off = row.get("off", {}).get("median")
+        default = row.get("default", {}).get("median")
         on = row.get("on", {}).get("median")
         paired = row["paired"]
         ratio = (f"{paired['ratio']:.3f} [{paired['ci_low']:.3f},{paired['ci_high']:.3f}] "
                  f"{paired['verdict']}" if paired else "-")
         print(f"  {row['metric']:<38} {row['unit']:<12} "
-              f"{off if off is not None else float('nan'):>10.4g} "
+              f"{default if default is not None else float('nan'):>10.4g} "
               f"{on if on is not None else float('nan'):>10.4g}  {ratio:<36}")
     for problem in problems:
         print(f"  problem: {problem}")

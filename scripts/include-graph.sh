@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # include-graph.sh - which headers does <linux/list.h> pull in, vanilla,
-# with the series off and with it on? The series must not make the
+# with the series at its default and with it on? The series must not make the
 # include graph depend on CONFIG_LIST_PREFETCH (a missing include would
 # then break one build only), nor bring <asm/processor.h> back into
 # every list user (what 2.6.36's list.h did through <linux/prefetch.h>).
@@ -9,7 +9,7 @@
 # Uses the three qemu-config builds scripts/codegen.sh compiles objects
 # in, and kbuild's own compiler command for lib/list_sort.o there, with
 # -H on a file that includes only <linux/list.h>. Writes
-# results/include-graph-TARGET.txt; exit status 1 if off and on differ.
+# results/include-graph-TARGET.txt; exit status 1 if default and on differ.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -50,16 +50,16 @@ graph_report() {
 	echo "and the lines of C they amount to (gcc -E, no blank lines or line markers):"
 	printf '  %-48s %7s %7s\n' "" headers lines
 	printf '  %-48s %7d %7d\n' "vanilla" "$(wc -l <"$tmp/vanilla")" "$(cat "$tmp/vanilla.lines")" \
-		"series, LIST_PREFETCH=n (off)" "$(wc -l <"$tmp/off")" "$(cat "$tmp/off.lines")" \
-		"series, LIST_PREFETCH=y (on)" "$(wc -l <"$tmp/on")" "$(cat "$tmp/on.lines")" \
+		"series, default (LIST_PREFETCH=$LIST_PREFETCH_DEFAULT)" "$(wc -l <"$tmp/default")" "$(cat "$tmp/default.lines")" \
+		"series, on (LIST_PREFETCH=y)" "$(wc -l <"$tmp/on")" "$(cat "$tmp/on.lines")" \
 		"vanilla + <linux/prefetch.h> (2.6.36's list.h)" "$(wc -l <"$tmp/prefetch")" \
 		"$(cat "$tmp/prefetch.lines")"
-	echo "  added by the series (off): $(comm -13 "$tmp/vanilla" "$tmp/off" | tr '\n' ' ')"
-	if cmp -s "$tmp/off" "$tmp/on"; then
-		echo "  off and on: the same headers"
+	echo "  added by the series (default): $(comm -13 "$tmp/vanilla" "$tmp/default" | tr '\n' ' ')"
+	if cmp -s "$tmp/default" "$tmp/on"; then
+		echo "  default and on: the same headers"
 	else
-		echo "  off and on DIFFER: only off: $(comm -23 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
-		echo "                     only on:  $(comm -13 "$tmp/off" "$tmp/on" | tr '\n' ' ')"
+		echo "  default and on DIFFER: only default: $(comm -23 "$tmp/default" "$tmp/on" | tr '\n' ' ')"
+		echo "                         only on:      $(comm -13 "$tmp/default" "$tmp/on" | tr '\n' ' ')"
 	fi
 }
 
@@ -70,20 +70,20 @@ main() {
 	local tmp status=0
 	tmp=$(mktemp -d)
 	headers vanilla linux/list.h >"$tmp/vanilla"
-	headers off linux/list.h >"$tmp/off"
+	headers default linux/list.h >"$tmp/default"
 	headers on linux/list.h >"$tmp/on"
 	headers vanilla linux/list.h linux/prefetch.h >"$tmp/prefetch"
 	code_lines vanilla linux/list.h >"$tmp/vanilla.lines"
-	code_lines off linux/list.h >"$tmp/off.lines"
+	code_lines default linux/list.h >"$tmp/default.lines"
 	code_lines on linux/list.h >"$tmp/on.lines"
 	code_lines vanilla linux/list.h linux/prefetch.h >"$tmp/prefetch.lines"
-	if [ ! -s "$tmp/vanilla" ] || [ ! -s "$tmp/off" ] || [ ! -s "$tmp/on" ]; then
+	if [ ! -s "$tmp/vanilla" ] || [ ! -s "$tmp/default" ] || [ ! -s "$tmp/on" ]; then
 		die "the compiler listed no headers" "run the command in $tmp by hand"
 	fi
 	write_atomic "$RESULTS_DIR/include-graph-$TARGET.txt" graph_report "$tmp"
 	rm -rf "$tmp"
 	cat "$RESULTS_DIR/include-graph-$TARGET.txt"
-	grep -q 'off and on: the same headers' "$RESULTS_DIR/include-graph-$TARGET.txt" || status=1
+	grep -q 'default and on: the same headers' "$RESULTS_DIR/include-graph-$TARGET.txt" || status=1
 	return "$status"
 }
 

@@ -3,7 +3,7 @@
 # kvm-probe.sh - does KVM really work here? Prints "kvm" or "tcg" on
 # stdout and the reason on stderr. /dev/kvm is not enough: on some
 # machines it exists but a KVM guest hangs at "Booting from ROM". So
-# boot a finished build (default: x86_64's qemu off kernel) under KVM, in a scratch directory, and wait at most
+# boot a finished build (if none is named: x86_64's qemu default kernel) under KVM, in a scratch directory, and wait at most
 # KVM_PROBE_TIMEOUT seconds (default 30) for its init to finish.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -23,7 +23,7 @@ tcg() {
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	case $# in 0 | 3) ;; *) usage ;; esac
-	select_build "${1:-x86_64}" "${2:-off}" "${3:-qemu}"
+	select_build "${1:-x86_64}" "${2:-default}" "${3:-qemu}"
 	local out=$BUILD_OUT timeout=${KVM_PROBE_TIMEOUT:-30} scratch status=0
 	[ "$(uname -m)" = "$ARCH" ] ||
 		tcg "the guest ($ARCH) is not the host's architecture ($(uname -m))"

@@ -226,7 +226,7 @@ require_tree() {
 TARGET_SCHEMA=(
 	'ARCH=!' 'CROSS_COMPILE=' 'LIST_PREFETCH_DEFAULT=!' 'FRAGMENT=!' 'IMAGE=!'
 	'QEMU=!' 'QEMU_ARGS=' 'CONSOLE=!' 'BUSYBOX_ARCH=!' 'PACKAGES='
-	'BOOT_VARIANTS=off on' 'CHECK_VARIANTS=off' 'UNAVAILABLE_SUITES=' 'KIND=qemu'
+	'BOOT_VARIANTS=default on' 'CHECK_VARIANTS=default' 'UNAVAILABLE_SUITES=' 'KIND=qemu'
 )
 # shellcheck disable=SC2034 # read through a nameref in load_conf
 SET_SCHEMA=(
@@ -412,10 +412,10 @@ build_dir() {
 
 valid_variant() {
 	case "$1" in
-	vanilla | off | on) ;;
+	vanilla | default | on) ;;
 	# The series with lab/kcsan/ applied (scripts/kcsan-planted.sh).
 	planted) ;;
-	*) die "unknown variant '$1'" "use one of: vanilla off on" ;;
+	*) die "unknown variant '$1'" "use one of: vanilla default on" ;;
 	esac
 }
 

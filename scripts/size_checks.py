@@ -3,18 +3,18 @@
 """Assert the size properties of a 'make sizes' result.
 
 Not fixed numbers, but what the series must do:
- - vanilla->off changes some functions (the swept walks at least), and
+ - vanilla->default changes some functions (the swept walks at least), and
    only functions defined in .c files the series touches (the sweep, and the tests it adds or extends);
- - vanilla->off does not grow the code it shares with vanilla: the sum of
+ - vanilla->default does not grow the code it shares with vanilla: the sum of
    bloat-o-meter deltas outside the series' test code (the files it
    adds, and the KUnit test files it extends, lib/list-test.c) is <= 0;
    with --prefetch-is-no-code (a compiler that makes no instruction of
    prefetch(), clang on x86_64) the sweep has little to remove and the
    register allocation around what it removes decides the sign: the sum
    is printed, not judged (make codegen judges where the code differs);
- - off->on grows the code (bloat-o-meter total);
- - on has more prefetch instructions than off.
-Symbols are mapped to files with nm on the off build's object files.
+ - default->on grows the code (bloat-o-meter total);
+ - on has more prefetch instructions than default.
+Symbols are mapped to files with nm on the default build's object files.
 """
 import argparse
 import json
@@ -65,33 +65,33 @@ def main():
         check(sizes.get("run_id") == args.run_id,
               f"the result is of this run ({sizes.get('run_id')})")
 
-    changed = sizes["bloat_vanilla_off"]["functions"]
+    changed = sizes["bloat_vanilla_default"]["functions"]
     # The swept walks lose their prefetch: an empty list means the
     # result was not read, not that the series is clean.
-    check(bool(changed), f"vanilla->off: {len(changed)} functions changed (want at least the swept walks)")
+    check(bool(changed), f"vanilla->default: {len(changed)} functions changed (want at least the swept walks)")
     stray = sorted(f for f in changed if base_name(f) not in touched | own)
-    check(not stray, f"vanilla->off: {len(changed)} functions changed, all in files "
+    check(not stray, f"vanilla->default: {len(changed)} functions changed, all in files "
           f"the series touches" + (f"; not: {', '.join(stray)}" if stray else ""))
 
     shared = sum(d for f, d in changed.items() if base_name(f) not in own)
     new = sum(d for f, d in changed.items() if base_name(f) in own)
     if args.prefetch_is_no_code:
-        print(f"note    vanilla->off: shared code {shared:+d} bytes, not judged: this compiler "
+        print(f"note    vanilla->default: shared code {shared:+d} bytes, not judged: this compiler "
               f"makes no instruction of prefetch(); the series' tests add {new:+d} bytes")
     else:
-        check(shared <= 0, f"vanilla->off: shared code {shared:+d} bytes (<= 0); "
+        check(shared <= 0, f"vanilla->default: shared code {shared:+d} bytes (<= 0); "
               f"the series' tests add {new:+d} bytes")
 
-    bloat = sizes["bloat_off_on"]
+    bloat = sizes["bloat_default_on"]
     check(bloat["after"] > bloat["before"],
-          f"off->on: function code {bloat['before']} -> {bloat['after']} bytes "
+          f"default->on: function code {bloat['before']} -> {bloat['after']} bytes "
           f"({bloat['after'] - bloat['before']:+d})")
 
     pf = {v: sizes["variants"][v]["prefetches"]["total"] for v in sizes["variants"]}
-    check(pf["on"] > pf["off"],
-          f"prefetch instructions: vanilla {pf['vanilla']}, off {pf['off']}, on {pf['on']}")
-    check(pf["off"] <= pf["vanilla"],
-          "off has no more prefetch instructions than vanilla")
+    check(pf["on"] > pf["default"],
+          f"prefetch instructions: vanilla {pf['vanilla']}, default {pf['default']}, on {pf['on']}")
+    check(pf["default"] <= pf["vanilla"],
+          "default has no more prefetch instructions than vanilla")
     return 1 if failures else 0
 
 

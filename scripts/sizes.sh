@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # sizes.sh - the seed's size evidence for one configuration: build
-# vanilla (no series), off and on, then print the 'size vmlinux' table
-# with deltas, scripts/bloat-o-meter for vanilla->off and off->on, and
-# the prefetch instructions in each vmlinux. Writes
+# vanilla (no series), default and on, then print the 'size vmlinux' table
+# with deltas, the tree's scripts/bloat-o-meter for vanilla->default
+# and default->on, and the prefetch instructions in each vmlinux. Writes
 # results/sizes-<id>.{txt,json} and the full bloat-o-meter outputs, where
 # <id> is the config for x86_64 built with gcc, else <config>-<target>
 # (sizes-qemu-x86_64-llvm: the same config built with clang).
@@ -16,7 +16,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-VARIANTS=(vanilla off on)
+VARIANTS=(vanilla default on)
 
 usage() {
 	echo "usage: $0 CONFIG_SET [TARGET]   e.g. $0 qemu, $0 defconfig" >&2
@@ -35,23 +35,23 @@ vmlinux_of() {
 
 # size_table: the seed's table, one row per variant, plus deltas.
 size_table() {
-	local variant base_text=0 base_dec=0 off_text=0 off_dec=0
+	local variant base_text=0 base_dec=0 default_text=0 default_dec=0
 	printf '%9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
 	for variant in "${VARIANTS[@]}"; do
 		size_row "$(vmlinux_of "$variant")" "vmlinux-$variant"
 	done
 	read -r base_text _ _ base_dec _ < <(size "$(vmlinux_of vanilla)" | tail -n 1)
-	read -r off_text _ _ off_dec _ < <(size "$(vmlinux_of off)" | tail -n 1)
+	read -r default_text _ _ default_dec _ < <(size "$(vmlinux_of default)" | tail -n 1)
 	echo
-	size_delta "vanilla -> off" "$base_text" "$base_dec" "$(vmlinux_of off)"
-	size_delta "off -> on" "$off_text" "$off_dec" "$(vmlinux_of on)"
+	size_delta "vanilla -> default" "$base_text" "$base_dec" "$(vmlinux_of default)"
+	size_delta "default -> on" "$default_text" "$default_dec" "$(vmlinux_of on)"
 }
 
 size_delta() {
 	local label=$1 text0=$2 dec0=$3 text dec
 	read -r text _ _ dec _ < <(size "$4" | tail -n 1)
 	awk -v l="$label" -v t0="$text0" -v t="$text" -v d0="$dec0" -v d="$dec" 'BEGIN {
-		printf "%-15s text %+d B (%+.3f%%), dec %+d B (%+.3f%%)\n",
+		printf "%-20s text %+d B (%+.3f%%), dec %+d B (%+.3f%%)\n",
 			l ":", t - t0, 100 * (t - t0) / t0, d - d0, 100 * (d - d0) / d0 }'
 }
 
@@ -95,7 +95,7 @@ write_json() {
 		"$(compiler_version)" "$@" <<'PY'
 import json, os, re, subprocess, sys
 results, name, config, target, compiler = sys.argv[1:6]
-vmlinux = dict(zip(("vanilla", "off", "on"), sys.argv[6:9]))
+vmlinux = dict(zip(("vanilla", "default", "on"), sys.argv[6:9]))
 out = {"config": config, "target": target, "compiler": compiler, "variants": {},
        "run_id": os.environ.get("LIST_PREFETCH_RUN_ID", "standalone"),
        "project": os.environ.get("PROJECT_COMMIT", "?")}
@@ -105,7 +105,7 @@ for variant, path in vmlinux.items():
     counts = dict(line.split("=", 1) for line in open(f"{results}/prefetches-{name}-{variant}.txt").read().split())
     out["variants"][variant] = {"size": {"text": int(text), "data": int(data), "bss": int(bss), "dec": int(dec)},
                                 "prefetches": {k: int(v) for k, v in counts.items()}}
-for pair in ("vanilla-off", "off-on"):
+for pair in ("vanilla-default", "default-on"):
     total = open(f"{results}/bloat-{name}-{pair}.txt").read()
     m = re.search(r"Total: Before=(\d+), After=(\d+)", total)
     funcs = re.findall(r"^(\S+)\s+(-|\d+)\s+(-|\d+)\s+([+-]\d+)$", total, re.M)
@@ -128,9 +128,9 @@ print_sizes() {
 	echo
 	size_table
 	echo
-	bloat vanilla off
+	bloat vanilla default
 	echo
-	bloat off on
+	bloat default on
 	echo
 	echo "prefetch instructions (objdump -d, all executable sections)"
 	prefetch_table
@@ -157,7 +157,7 @@ main() {
 	stage_start "sizes $TARGET-$CONFIG_SET"
 	mkdir -p "$RESULTS_DIR"
 	write_atomic "$RESULTS_DIR/sizes-$SIZES_ID.txt" sizes_report
-	write_json "$(vmlinux_of vanilla)" "$(vmlinux_of off)" "$(vmlinux_of on)"
+	write_json "$(vmlinux_of vanilla)" "$(vmlinux_of default)" "$(vmlinux_of on)"
 	cat "$RESULTS_DIR/sizes-$SIZES_ID.txt"
 	stage_end
 }

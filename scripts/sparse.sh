@@ -3,7 +3,7 @@
 # sparse.sh - does the series add a sparse warning or error? Runs sparse
 # (kbuild's C=2: every listed file, built or not) over the .c files the
 # series touches or adds and the list-heavy ones it does not, in the
-# vanilla, off and on builds of TARGET's qemu config, and compares each
+# vanilla, default and on builds of TARGET's qemu config, and compares each
 # variant's diagnostics with vanilla's (scripts/sparse_diff.py).
 #
 # Writes results/sparse-TARGET.txt; exit status 1 if the series adds one.
@@ -60,10 +60,10 @@ sparse_report() {
 	echo "the series touches or adds and list-heavy ones it does not ($#: $*);"
 	echo "a diagnostic is its file, kind and message (the series moves lines)"
 	(cd "$RESULTS_DIR" && python3 "$PROJECT_DIR/scripts/sparse_diff.py" \
-		"sparse-$TARGET-vanilla.log" "sparse-$TARGET-off.log" "sparse-$TARGET-on.log") ||
+		"sparse-$TARGET-vanilla.log" "sparse-$TARGET-default.log" "sparse-$TARGET-on.log") ||
 		status=$?
 	case "$status" in
-	0) echo "verdict: pass: the series adds no sparse warning or error, off or on" ;;
+	0) echo "verdict: pass: the series adds no sparse warning or error, default or on" ;;
 	1) echo "verdict: FAIL: the series adds what is listed as new above" ;;
 	*) return "$status" ;;
 	esac
@@ -77,16 +77,16 @@ main() {
 	require_tree
 	need_cmd sparse sparse
 	require_series_tree
-	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" off qemu
-	"$PROJECT_DIR/scripts/build.sh" "$TARGET" off qemu
+	"$PROJECT_DIR/scripts/configure.sh" "$TARGET" default qemu
+	"$PROJECT_DIR/scripts/build.sh" "$TARGET" default qemu
 	local -a objects
 	# shellcheck disable=SC2046,SC2086 # lists of objects
-	mapfile -t objects < <(objects_built "$(build_dir "$TARGET" qemu off)" sparse $(series_objects) $UNTOUCHED_OBJECTS)
+	mapfile -t objects < <(objects_built "$(build_dir "$TARGET" qemu default)" sparse $(series_objects) $UNTOUCHED_OBJECTS)
 	[ ${#objects[@]} -gt 0 ] || die "none of the objects is built by the $TARGET qemu config" \
 		"check configs/qemu.config"
 	mkdir -p "$RESULTS_DIR"
 	local variant
-	for variant in vanilla off on; do
+	for variant in vanilla default on; do
 		check_variant "$variant" "${objects[@]}"
 	done
 	write_atomic "$RESULTS_DIR/sparse-$TARGET.txt" sparse_report "${objects[@]}"

@@ -21,7 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 upd = __import__("update-readme")
 
-VARIANTS = ("vanilla", "off", "on")
+VARIANTS = ("vanilla", "default", "on")
 ORDER = {"qemu": 0, "debug": 1, "kcsan": 2, "bench": 3}
 
 
@@ -41,12 +41,13 @@ def print_sizes(results, config):
         return False
     v = s["variants"]
     print(f"Sizes, {s['target']} {config} config:" + " " * (13 - len(config))
-          + "vanilla        off         on")
+          + "vanilla    default         on")
     print("  text (size vmlinux)    " + "".join(f"{v[x]['size']['text']:>11}" for x in VARIANTS))
     print("  prefetch instructions  " + "".join(f"{v[x]['prefetches']['total']:>11}" for x in VARIANTS))
-    for pair, key in (("vanilla -> off", "bloat_vanilla_off"), ("off -> on", "bloat_off_on")):
+    for pair, key in (("vanilla -> default", "bloat_vanilla_default"),
+                      ("default -> on", "bloat_default_on")):
         b = s[key]
-        print(f"  bloat-o-meter {pair:<15} {b['after'] - b['before']:+d} bytes of function code")
+        print(f"  bloat-o-meter {pair:<19} {b['after'] - b['before']:+d} bytes of function code")
     return True
 
 

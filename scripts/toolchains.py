@@ -6,8 +6,8 @@ each: make sizes (sizes-qemu[-TARGET-llvm].json) and make codegen
 
 usage: toolchains.py RESULTS_DIR TARGET [--run-id ID]
 
-Prints one column per compiler: bloat-o-meter's totals vanilla -> off
-and off -> on, the prefetch instructions of each vmlinux, and the
+Prints one column per compiler: bloat-o-meter's totals vanilla -> default
+and default -> on, the prefetch instructions of each vmlinux, and the
 prefetches codegen counts in each swept function. Exit status 1 when a
 result is missing, is of another run than --run-id, or codegen failed
 for either compiler (the problems on stderr): the table compares like
@@ -49,7 +49,7 @@ def bloat(sizes, pair):
 
 
 def prefetches(sizes):
-    return "/".join(str(sizes["variants"][v]["prefetches"]["total"]) for v in ("vanilla", "off", "on"))
+    return "/".join(str(sizes["variants"][v]["prefetches"]["total"]) for v in ("vanilla", "default", "on"))
 
 
 def swept(codegen):
@@ -77,22 +77,22 @@ def main():
 
     names = [compiler_name(s) for s in sizes]
     rows = [("", *names),
-            ("bloat-o-meter vanilla -> off", *(bloat(s, "vanilla_off") for s in sizes)),
-            ("bloat-o-meter off -> on", *(bloat(s, "off_on") for s in sizes)),
-            ("prefetch insns vanilla/off/on", *(prefetches(s) for s in sizes)),
+            ("bloat-o-meter vanilla -> default", *(bloat(s, "vanilla_default") for s in sizes)),
+            ("bloat-o-meter default -> on", *(bloat(s, "default_on") for s in sizes)),
+            ("prefetch insns vanilla/default/on", *(prefetches(s) for s in sizes)),
             ("codegen verdict", *(c["status"] for c in codegen))]
     per_compiler = [swept(c) for c in codegen]
     functions = sorted(set().union(*per_compiler))
     for name in functions:
-        rows.append((f"  {name}", *("/".join(str(s[name][v]) for v in ("vanilla", "off", "on"))
+        rows.append((f"  {name}", *("/".join(str(s[name][v]) for v in ("vanilla", "default", "on"))
                                    if name in s else "not swept" for s in per_compiler)))
 
-    print(f"gcc and clang: {args.target}, qemu config (make sizes, make codegen; off: the")
-    print("series' default, LIST_PREFETCH=n; on: LIST_PREFETCH=y)")
+    print(f"gcc and clang: {args.target}, qemu config (make sizes, make codegen; default:")
+    print("the series with the architecture's default, LIST_PREFETCH=n; on: LIST_PREFETCH=y)")
     for row in rows:
-        print(f"  {row[0]:<32} {row[1]:>16} {row[2]:>16}")
+        print(f"  {row[0]:<36} {row[1]:>16} {row[2]:>16}")
         if row[0] == "codegen verdict":
-            print("  swept functions' prefetches, vanilla/off/on:")
+            print("  swept functions' prefetches, vanilla/default/on:")
     differ = [f for f in functions if len({str(s.get(f)) for s in per_compiler}) > 1]
     print(f"  the compilers sweep {'the same' if not differ else 'different'} functions"
           + (f" or counts: {', '.join(differ)}" if differ else ""))

@@ -72,7 +72,7 @@ build_variants() {
 quick() {
 	local dir=$RESULTS_DIR/uml-quick variant
 	mkdir -p "$dir"
-	for variant in off on; do
+	for variant in default on; do
 		stage_start "uml boot $variant (quick)"
 		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.path_sets=16 \
 			umlbench.samples=1 umlbench.min_sample_ms=1
@@ -93,7 +93,7 @@ boot_rounds() {
 	local dir=$1 i order variant
 	local -a sets
 	for ((i = 1; i <= UML_PAIRS; i++)); do
-		if ((i % 2)); then order="off on vanilla"; else order="vanilla on off"; fi
+		if ((i % 2)); then order="default on vanilla"; else order="vanilla on default"; fi
 		for variant in $order; do
 			sets=(umlbench.path_sets="$UML_PATH_SETS")
 			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
@@ -123,8 +123,8 @@ main() {
 	esac
 	mkdir -p "$RESULTS_DIR"
 	case $mode in
-	quick) build_variants off on ;;
-	full) build_variants off on vanilla ;;
+	quick) build_variants default on ;;
+	full) build_variants default on vanilla ;;
 	esac
 	if [ "$mode" = quick ]; then
 		quick
@@ -155,7 +155,7 @@ uml_report() {
 	result_stamp
 	echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
 	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
-	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" off)/.config"); boots: ${1//"$PROJECT_DIR"\//}"
+	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" default)/.config"); boots: ${1//"$PROJECT_DIR"\//}"
 	# The host benchmark of this CPU model: the one kept with its results
 	# (results/cpus/CPU/, on any clone), else this machine's last run.
 	local host_bench

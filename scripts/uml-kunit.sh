@@ -16,7 +16,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [VARIANT...]   (off, on; default both)" >&2
+	echo "usage: $0 [VARIANT...]   (default, on; both if none)" >&2
 	echo "       $0 --all          the whole KUnit corpus, vanilla against on" >&2
 	exit 2
 }
@@ -36,7 +36,7 @@ kunit_variant() {
 		extra=(--alltests)
 	fi
 	case "$variant" in
-	off) ;;
+	default) ;;
 	on) extra+=(--kconfig_add CONFIG_EXPERT=y --kconfig_add CONFIG_LIST_PREFETCH=y) ;;
 	vanilla) src=$LIST_PREFETCH_CACHE/tree/um-vanilla ;;
 	*) usage ;;
@@ -90,7 +90,7 @@ main() {
 	local -a variants=("$@")
 	# The um target: ARCH and the compiler kbuild and kunit.py use.
 	load_target um
-	[ $# -gt 0 ] || variants=(off on)
+	[ $# -gt 0 ] || variants=(default on)
 	"$PROJECT_DIR/scripts/uml-tree.sh"
 	if [ "${1:-}" = --all ]; then
 		[ $# -eq 1 ] || usage

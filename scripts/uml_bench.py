@@ -8,8 +8,9 @@
 
 RUN is a directory holding either samples.csv (what --extract wrote:
 a run kept in results/cpus/<cpu>/uml-runs/) or boot-<round>-<variant>.log,
-the consoles of the UML kernels of scripts/uml-bench.sh (variants off,
-the series' default, on, and vanilla where the swept paths ran), booted
+the consoles of the UML kernels of scripts/uml-bench.sh (variants
+default: the series as the architecture has it, on, and vanilla where
+the swept paths ran), booted
 A B C C B A. Each console has umlbench's lines
 
   umlbench: walk=W [form=F] set_kib=K nodes=N placement=P sample=S ns_per_node=X
@@ -54,6 +55,9 @@ LINE = re.compile(r"umlbench: walk=(\S+)(?: form=(\w+))? set_kib=(\d+) nodes=(\d
 KERNEL = re.compile(r"^Linux version (\S+)", re.M)
 SAMPLES = "samples.csv"
 COLUMNS = ["round", "variant", "walk", "form", "set_kib", "placement", "ns"]
+# Runs recorded before the variant "off" was named "default" (their
+# consoles and samples.csv say "off") read as the same variant.
+RENAMED_VARIANTS = {"off": "default"}
 HOST_SHAPE = {"list": ("list", "0", "-"), "rcu": ("list", "0", "-"),
               "lookup": ("hash-lookup", "0", "dependent")}
 
@@ -68,7 +72,8 @@ def console_cells(directory):
             continue
         text = open(path, errors="replace").read()
         kernels.update(KERNEL.findall(text))
-        cells = boots.setdefault((int(m.group(1)), m.group(2)), {})
+        variant = RENAMED_VARIANTS.get(m.group(2), m.group(2))
+        cells = boots.setdefault((int(m.group(1)), variant), {})
         for walk, form, kib, _, placement, _, ns in LINE.findall(text):
             key = (walk, int(kib), form) if form else (walk, int(kib))
             cells.setdefault(key, {}).setdefault(int(placement or 0), []).append(float(ns))
@@ -103,7 +108,7 @@ def read_boots(directory):
         for r in csv.DictReader(f):
             key = ((r["walk"], int(r["set_kib"]), r["form"]) if r["form"]
                    else (r["walk"], int(r["set_kib"])))
-            boots.setdefault((int(r["round"]), r["variant"]), {}).setdefault(key, {})[
+            boots.setdefault((int(r["round"]), RENAMED_VARIANTS.get(r["variant"], r["variant"])), {}).setdefault(key, {})[
                 int(r["placement"])] = [float(x) for x in r["ns"].split()]
     return boots, kernels
 
@@ -161,7 +166,7 @@ def cell_ratio(obs, key):
     """The paired ratio of (variant, baseline) medians at one cell, with both."""
     r = verdicts.paired_ratio(obs)
     if r:
-        r.update({"walk": key[0], "kib": key[1], "off_ns": statistics.median(o[1] for o in obs),
+        r.update({"walk": key[0], "kib": key[1], "base_ns": statistics.median(o[1] for o in obs),
                   "ns": statistics.median(o[0] for o in obs)})
     return r
 
@@ -170,7 +175,7 @@ def compare(boots, pairs, key, variant):
     """The paired ratio variant / default at one cell, a ratio per round."""
     obs = []
     for p in pairs:
-        a, b = boots[(p, "off")].get(key, {}), boots.get((p, variant), {}).get(key, {})
+        a, b = boots[(p, "default")].get(key, {}), boots.get((p, variant), {}).get(key, {})
         if a and b:
             obs.append((boot_value(b), boot_value(a)))
     return cell_ratio(obs, key)
@@ -244,7 +249,7 @@ def iterator_table(boots, host):
         if not r:
             continue
         r["builds"] = [forms_ratio(boots, [b for b in chosen if b[1] == v], key)
-                       for v in ("off", "on")]
+                       for v in ("default", "on")]
         results.append(r)
     if not results:
         return
@@ -268,7 +273,7 @@ def iterator_table(boots, host):
         hostcol = (interval({k: float(h[k]) for k in ("ratio", "ci_low", "ci_high")})
                    + f" {h['verdict']}" if h else "-")
         builds = "/".join(f"{b['ratio']:.3f}" if b else "-" for b in r["builds"])
-        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['off_ns']:>8.2f} "
+        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['base_ns']:>8.2f} "
               f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {builds:<14} {hostcol}")
         if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
             disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
@@ -298,7 +303,7 @@ def decision(path, rows):
 
 
 def path_table(boots, pairs):
-    keys = sorted({k for p in pairs for k in boots[(p, "off")] if len(k) == 2},
+    keys = sorted({k for p in pairs for k in boots[(p, "default")] if len(k) == 2},
                   key=lambda k: (list(SWEPT).index(k[0]), k[1]))
     rows = [(compare(boots, pairs, k, "on"), compare(boots, pairs, k, "vanilla")) for k in keys]
     rows = [(on, va) for on, va in rows if on]
@@ -315,7 +320,7 @@ def path_table(boots, pairs):
           f"{'verdict':<11}")
     for on, va in rows:
         vcol = f"{interval(va):<26} {va['verdict']:<11}" if va else f"{'-':<26} {'-':<11}"
-        print(f"{on['walk']:<9} {size(on['kib']):>8} {on['n']:>4} {on['off_ns']:>10.2f} "
+        print(f"{on['walk']:<9} {size(on['kib']):>8} {on['n']:>4} {on['base_ns']:>10.2f} "
               f"{on['ns']:>8.2f}  {interval(on)}    {on['verdict']:<11} {vcol}")
     print("\n".join(summary_lines(tests, "swept paths")))
     for path in SWEPT:
@@ -336,7 +341,7 @@ def main():
         return 1
     print(f"kernels: {' '.join(sorted(kernels)) or 'unknown'}")
     host = host_cells(sys.argv[2] if len(sys.argv) > 2 else None)
-    pairs = sorted({p for p, v in boots if (p, "off") in boots and (p, "on") in boots})
+    pairs = sorted({p for p, v in boots if (p, "default") in boots and (p, "on") in boots})
     if not pairs:
         print(f"uml_bench: no pair of default and on boots in {sys.argv[1]}", file=sys.stderr)
         return 1

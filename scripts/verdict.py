@@ -62,17 +62,17 @@ def cells_of(rows, variant, **shape):
 
 
 def size_cost(path):
-    """(config, bytes of function code off -> on, prefetches off, on, stamp)
+    """(config, bytes of function code default -> on, prefetches default, on, stamp)
     from a sizes result."""
     text = open(path).read()
     stamp = re.search(r"^# project (\S+?),", text, re.M)
     config = re.search(r"^Sizes: x86_64 (\S+),", text, re.M)
-    block = re.search(r"bloat-o-meter -t vmlinux-(?:off|default) vmlinux-on\n.*?"
+    block = re.search(r"bloat-o-meter -t vmlinux-default vmlinux-on\n.*?"
                       r"up/down: \S+ \(([-+]?\d+)\)", text, re.S)
-    counts = dict(re.findall(r"^(off|default|on)\s+(\d+)\s", text, re.M))
+    counts = dict(re.findall(r"^(default|on)\s+(\d+)\s", text, re.M))
     if not block or not counts or not config:
         return None
-    return (config.group(1), int(block.group(1)), counts.get("default", counts.get("off")), counts.get("on"),
+    return (config.group(1), int(block.group(1)), counts.get("default"), counts.get("on"),
             stamp.group(1) if stamp else "?")
 
 
@@ -190,17 +190,17 @@ def main():
     gains = [c for c in short + dep if c[1]["verdict"] == "faster"]
     losses = [c for c in short + dep + ind if c[1]["verdict"] == "slower"]
     if gains and not losses:
-        defaults = ("x86_64's default (off) leaves a measured gain unused on this CPU, at "
+        defaults = ("x86_64's default (LIST_PREFETCH=n) leaves a measured gain unused on this CPU, at "
                     "the size above.")
     elif losses and not gains:
-        defaults = ("x86_64's default (off) is right on this CPU: where a prefetch differs at "
+        defaults = ("x86_64's default (LIST_PREFETCH=n) is right on this CPU: where a prefetch differs at "
                     "all in short bodies and lookups, it costs.")
     elif gains and losses:
-        defaults = ("x86_64's default (off) is right for an arch-wide switch on this CPU: the "
+        defaults = ("x86_64's default (LIST_PREFETCH=n) is right for an arch-wide switch on this CPU: the "
                     "same prefetch pays in one regime and costs in another, so only a site "
                     "that knows its regime should prefetch.")
     else:
-        defaults = ("x86_64's default (off) costs nothing on this CPU: in short bodies and "
+        defaults = ("x86_64's default (LIST_PREFETCH=n) costs nothing on this CPU: in short bodies and "
                     "lookups the prefetch makes no measured difference, and the option's "
                     "code is the size above.")
     if pays_at is not None and pays_at > SHORT_WORK:

@@ -370,10 +370,10 @@ test_runner_counts_reused_boots() {
 	# shellcheck disable=SC2016 # the probe's code, expanded when it runs
 	out=$(probe_runner "$scratch" "check 30 test_probe_reuses
 check 30 test_probe_boots_nothing" '
-test_probe_reuses() { echo "x86_64-qemu-off 2026-01-01T00:00Z" >>"$BOOT_REUSED_LOG"; }
+test_probe_reuses() { echo "x86_64-qemu-default 2026-01-01T00:00Z" >>"$BOOT_REUSED_LOG"; }
 test_probe_boots_nothing() { true; }')
 	echo "$out"
-	echo "$out" | grep -q '^  | ok 1 test_probe_reuses # reused boot: x86_64-qemu-off of 2026-01-01T00:00Z$' ||
+	echo "$out" | grep -q '^  | ok 1 test_probe_reuses # reused boot: x86_64-qemu-default of 2026-01-01T00:00Z$' ||
 		{ echo "the reused boot is not marked"; return 1; }
 	echo "$out" | grep -q '^  | ok 2 test_probe_boots_nothing$' || { echo "a test without boots is marked"; return 1; }
 	echo "$out" | grep -q '^  | # reused: 1 boots' || { echo "the reused boots are not counted"; return 1; }
@@ -629,7 +629,7 @@ test_summary_shows_only_current_results() {
 	dir=$(mktemp -d)
 	head=$(git -C "$PROJECT_DIR" rev-parse --short HEAD)
 	first=$(git -C "$PROJECT_DIR" rev-list --max-parents=0 --abbrev-commit HEAD | tail -n 1)
-	fake_boot "$dir" off "$head"
+	fake_boot "$dir" default "$head"
 	fake_boot "$dir" on "$first"
 	echo "# project $head, 2026-01-01T00:00:00Z; host: Test CPU, 2 CPUs; command: scripts/bench.sh" >"$dir/bench.txt"
 	printf '%s\n' 'walk,layout,body,work,lookups,bytes,run,regime,headline,variant,ratio,verdict' \
@@ -639,7 +639,7 @@ test_summary_shows_only_current_results() {
 	out=$(python3 "$PROJECT_DIR/scripts/summary.py" "$dir")
 	rm -rf "$dir"
 	echo "$out"
-	grep -Eq '^  qemu +x86_64 +off +LIST_PREFETCH=n pass' <<<"$out" || { echo "the current boot is not shown"; return 1; }
+	grep -Eq '^  qemu +x86_64 +default +LIST_PREFETCH=n pass' <<<"$out" || { echo "the current boot is not shown"; return 1; }
 	! grep -Eq 'x86_64 +on ' <<<"$out" || { echo "the stale boot is shown"; return 1; }
 	grep -q 'no current result: results/boot-x86_64-qemu-on.json' <<<"$out" || { echo "the stale boot is not named"; return 1; }
 	grep -q 'lookups, dependent    DRAM   1.235 slower' <<<"$out" || { echo "the benchmark headline is not shown"; return 1; }

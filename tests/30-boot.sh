@@ -3,7 +3,7 @@
 # The qemu guest of every target: configure, build, boot under TCG, and
 # judge from this run's results: the KUnit suites, the LIST_PREFETCH
 # setting, the prefetch instructions in the vmlinux. make check boots
-# each target's CHECK_VARIANTS (x86_64 off: LIST_PREFETCH=n; i386 MK7:
+# each target's CHECK_VARIANTS (x86_64 default: LIST_PREFETCH=n; i386 MK7:
 # =y, the architecture's default), make check-all its BOOT_VARIANTS.
 # shellcheck disable=SC2317 # functions called by name
 
@@ -31,7 +31,7 @@ plan_boot() {
 		echo "all 300 test_iterator_prefetch_sites x86_64-llvm $variant"
 		echo "all 60 test_built_with_clang x86_64-llvm $variant"
 	done
-	echo "all 900 test_boot_reuse_is_said x86_64 off"
+	echo "all 900 test_boot_reuse_is_said x86_64 default"
 	echo "check:cache 30 test_toolchain_names_the_build"
 }
 
@@ -52,8 +52,8 @@ test_toolchain_names_the_build() {
 		[[ " ${KBUILD_ARGS[*]} " == *" LLVM=1 "* && " ${KBUILD_ARGS[*]} " == *" CC=ccache clang HOSTCC=ccache clang "* ]] ||
 			{ echo "want LLVM=1 and clang for x86_64-llvm"; exit 1; }
 		local build
-		build=$(build_dir x86_64-llvm qemu off)
-		if [ "$ARCH" != x86_64 ] || [ "$build" != "$BUILD_ROOT/x86_64-llvm-qemu-off" ]; then
+		build=$(build_dir x86_64-llvm qemu default)
+		if [ "$ARCH" != x86_64 ] || [ "$build" != "$BUILD_ROOT/x86_64-llvm-qemu-default" ]; then
 			echo "x86_64-llvm: ARCH $ARCH, build $build"
 			exit 1
 		fi
@@ -88,8 +88,8 @@ test_built_with_clang() {
 	grep -qx 'CONFIG_CC_IS_CLANG=y' "$out/.config" || { echo "  its .config is not clang's"; return 1; }
 }
 
-# targets_in_check_order: x86_64 first (the fault tests borrow its off
-# boot), then the others.
+# targets_in_check_order: x86_64 first (the fault tests borrow its
+# default boot), then the others.
 targets_in_check_order() {
 	all_targets | grep -x x86_64 || true
 	all_targets | grep -vx x86_64 || true
@@ -147,7 +147,7 @@ this_runs_build() {
 }
 
 # test_list_prefetch_default TARGET VARIANT: the booted kernel's
-# LIST_PREFETCH is the target's default in the off variant (nothing
+# LIST_PREFETCH is the target's default in the default variant (nothing
 # overridden) and y in the on variant (forced on).
 test_list_prefetch_default() {
 	load_target "$1"

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # Does the default build generate the same code as vanilla outside the
 # swept functions? scripts/codegen.sh compiles a handful of objects
-# vanilla, off and on and compares them function by function.
+# vanilla, default and on and compares them function by function.
 # shellcheck disable=SC2317 # functions called by name
 
 plan_codegen() {
@@ -29,32 +29,32 @@ codegen_objects() {
 }
 
 # codegen_check.py on objects made to order: vanilla and on prefetch in
-# the swept walk, off does not, other code is alike: pass. Then an off
-# build whose untouched code differs, and an on build without the
+# the swept walk, default does not, other code is alike: pass. Then a
+# default build whose untouched code differs, and an on build without the
 # prefetch back, must each fail.
 test_codegen_check_fails_on_doctored_objects() {
 	local dir
 	dir=$(mktemp -d)
 	codegen_objects "$dir/vanilla" '__builtin_prefetch(n->next);' 'x + 1'
-	codegen_objects "$dir/off" '' 'x + 1'
+	codegen_objects "$dir/default" '' 'x + 1'
 	codegen_objects "$dir/on" '__builtin_prefetch(n->next);' 'x + 1'
 	run_codegen_check "$dir" || { echo "codegen_check.py failed objects made as the series makes them"; return 1; }
-	codegen_objects "$dir/off" '' 'x * 3'
-	if run_codegen_check "$dir"; then echo "codegen_check.py passed an off build whose untouched code differs"; return 1; fi
-	codegen_objects "$dir/off" '' 'x + 1'
+	codegen_objects "$dir/default" '' 'x * 3'
+	if run_codegen_check "$dir"; then echo "codegen_check.py passed a default build whose untouched code differs"; return 1; fi
+	codegen_objects "$dir/default" '' 'x + 1'
 	codegen_objects "$dir/on" '' 'x + 1'
 	if run_codegen_check "$dir"; then echo "codegen_check.py passed an on build without the prefetch back"; return 1; fi
 	rm -rf "$dir"
 }
 
 run_codegen_check() {
-	python3 "$PROJECT_DIR/scripts/codegen_check.py" --vanilla "$1/vanilla" --off "$1/off" \
+	python3 "$PROJECT_DIR/scripts/codegen_check.py" --vanilla "$1/vanilla" --default "$1/default" \
 		--on "$1/on" --modified lib/walk.o --json "$1/out.json" lib/walk.o lib/other.o
 }
 
 # test_list_h_includes_do_not_depend_on_the_option TARGET: a file that
 # includes only <linux/list.h> reaches the same headers with the series
-# off and on (include-graph.sh fails otherwise), and far fewer than
+# at its default and on (include-graph.sh fails otherwise), and far fewer than
 # <linux/prefetch.h> would add: <asm/processor.h> is not among them.
 test_list_h_includes_do_not_depend_on_the_option() {
 	"$PROJECT_DIR/scripts/codegen.sh" "$1" >/dev/null
@@ -92,8 +92,8 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# sparse (C=2) over the files the series touches or adds, vanilla, off
-# and on: no warning or error that vanilla does not give.
+# sparse (C=2) over the files the series touches or adds, vanilla,
+# default and on: no warning or error that vanilla does not give.
 test_sparse_adds_nothing() {
 	local start result
 	start=$(date +%s)
@@ -101,7 +101,7 @@ test_sparse_adds_nothing() {
 	result=$RESULTS_DIR/sparse-$1.txt
 	[ "$(stat -c %Y "$result")" -ge "$start" ] || { echo "$result is not this run's"; return 1; }
 	local variant files
-	for variant in vanilla off on; do
+	for variant in vanilla default on; do
 		files=$(sed -n "s/^sparse-$1-$variant.log: \([0-9]*\) files checked.*/\1/p" "$result")
 		[ "${files:-0}" -gt 0 ] || { echo "sparse checked no file of $variant"; return 1; }
 	done
@@ -163,7 +163,7 @@ sparse_with() {
 # the file's checking, when the off form compared it with a void *).
 test_list_prefetch_warns_like_prefetch_under_sparse() {
 	local variant out
-	for variant in off on; do
+	for variant in default on; do
 		out=$(sparse_with "$variant" 'struct node { struct node __rcu *next; };
 void f(struct node *n);
 void f(struct node *n) { list_prefetch(n->next); }') || [ $? -ne 2 ] || { echo "$out"; return 1; }
@@ -174,12 +174,13 @@ void f(struct node *n) { list_prefetch(n->next); }') || [ $? -ne 2 ] || { echo "
 	done
 }
 
-# list_prefetch() takes a pointer in both forms: off, where it generates
-# no code, a non-pointer argument (a struct, an integer) fails to compile
-# as it does on, and a pointer compiles in both.
+# list_prefetch() takes a pointer in both forms: off (x86_64's default
+# variant), where it generates no code, a non-pointer argument (a struct,
+# an integer) fails to compile as it does on, and a pointer compiles in
+# both.
 test_list_prefetch_takes_only_pointers() {
 	local variant arg status
-	for variant in off on; do
+	for variant in default on; do
 		compiles_with "$variant" 'void f(struct list_head *p);
 void f(struct list_head *p) { list_prefetch(p->next); list_prefetchw(p); }' >/dev/null ||
 			{ echo "$variant: a pointer argument does not compile"; return 1; }

@@ -6,7 +6,7 @@
 # lock) and asserts the error names its cause and its fix, the exit
 # status is non-zero and results/ is unchanged. They run the stage
 # scripts against scratch caches; those that need a kernel borrow the
-# x86_64 off build (fixture_boot: made if missing, or the test skips).
+# x86_64 default build (fixture_boot: made if missing, or the test skips).
 # shellcheck disable=SC2317 # functions called by name
 
 plan_faults() {
@@ -58,15 +58,15 @@ after_run() {
 		write_atomic "$RESULTS_DIR/failures.txt"
 }
 
-# parse_doctored_log SED_SCRIPT PATTERN: parse.sh on the off boot's log
+# parse_doctored_log SED_SCRIPT PATTERN: parse.sh on the default boot's log
 # edited by SED_SCRIPT must fail, say PATTERN and name the log.
 parse_doctored_log() {
 	local scratch status=0
 	scratch=$(scratch_cache)
-	sed -i "$1" "$scratch/build/x86_64-qemu-off/console.log"
+	sed -i "$1" "$scratch/build/x86_64-qemu-default/console.log"
 	LIST_PREFETCH_CACHE=$scratch RESULTS_DIR=$scratch/results \
 		expect_failure "$scratch/out" "$2" 'a failed case names its suite' \
-		"$PROJECT_DIR/scripts/parse.sh" x86_64 off qemu || status=1
+		"$PROJECT_DIR/scripts/parse.sh" x86_64 default qemu || status=1
 	grep -q 'console log: ' "$scratch/out" || { echo "the log path is not named"; status=1; }
 	rm -rf "$scratch"
 	return "$status"
@@ -135,7 +135,7 @@ test_boot_fails_on_timeout() {
 	LIST_PREFETCH_CACHE=$cache BOOT_TIMEOUT=15 expect_failure "$project/out" \
 		'QEMU did not exit within 15s .*console log: ' \
 		'.*BOOT_TIMEOUT' \
-		"$project/scripts/boot.sh" x86_64 off qemu || status=1
+		"$project/scripts/boot.sh" x86_64 default qemu || status=1
 	grep -q 'console: .*guest init reached' "$project/out" ||
 		{ echo "the console's last lines are not shown"; status=1; }
 	rm -rf "$project" "$cache"
@@ -150,12 +150,12 @@ test_boot_fails_on_panic() {
 	project=$(project_with_init 'exit 3')
 	cache=$(scratch_cache)
 	export LIST_PREFETCH_CACHE=$cache RESULTS_DIR=$cache/results
-	"$project/scripts/boot.sh" x86_64 off qemu >"$project/boot.log" 2>&1 ||
+	"$project/scripts/boot.sh" x86_64 default qemu >"$project/boot.log" 2>&1 ||
 		{ echo "boot.sh failed:"; tail -n 5 "$project/boot.log"; return 1; }
 	expect_failure "$project/out" \
 		'splat: Kernel panic - not syncing: Attempted to kill init' \
 		'a failed case names its suite' \
-		"$project/scripts/parse.sh" x86_64 off qemu || status=1
+		"$project/scripts/parse.sh" x86_64 default qemu || status=1
 	grep -q 'console log: ' "$project/out" || { echo "the log path is not named"; status=1; }
 	rm -rf "$project" "$cache"
 	return "$status"
@@ -167,14 +167,14 @@ test_configure_names_lost_options() {
 	local scratch status=0
 	scratch=$(mktemp -d)
 	linked_cache "$scratch/cache"
-	# A copy of the project whose off variant switches off SHMEM, on
+	# A copy of the project whose default variant switches off SHMEM, on
 	# which the qemu fragment's CONFIG_TMPFS=y depends.
 	cp -r "$PROJECT_DIR/scripts" "$PROJECT_DIR/configs" "$scratch/"
-	printf '# CONFIG_SHMEM is not set\n' >>"$scratch/configs/variants/off.config"
+	printf '# CONFIG_SHMEM is not set\n' >>"$scratch/configs/variants/default.config"
 	LIST_PREFETCH_CACHE=$scratch/cache expect_failure "$scratch/out" \
 		'did not survive olddefconfig: CONFIG_TMPFS=y' \
 		'.*menuconfig' \
-		"$scratch/scripts/configure.sh" x86_64 off qemu || status=1
+		"$scratch/scripts/configure.sh" x86_64 default qemu || status=1
 	rm -rf "$scratch"
 	return "$status"
 }
@@ -236,7 +236,7 @@ test_missing_package_is_named() {
 	LIST_PREFETCH_CACHE=$cache expect_failure "$scratch/out" \
 		"'qemu-system-nowhere' not found" \
 		"run 'make deps'" \
-		"$scratch/scripts/boot.sh" x86_64 off qemu || status=1
+		"$scratch/scripts/boot.sh" x86_64 default qemu || status=1
 	rm -rf "$scratch" "$cache"
 	return "$status"
 }
@@ -262,9 +262,9 @@ test_interrupted_build_resumes() {
 	linked_cache "$cache"
 	before=$(results_digest)
 	export LIST_PREFETCH_CACHE=$cache
-	"$project/scripts/configure.sh" x86_64 off qemu >"$project/configure.log" 2>&1 ||
+	"$project/scripts/configure.sh" x86_64 default qemu >"$project/configure.log" 2>&1 ||
 		{ cat "$project/configure.log"; return 1; }
-	local out=$cache/build/x86_64-qemu-off
+	local out=$cache/build/x86_64-qemu-default
 	# Job control: the build gets its own process group, and SIGINT is
 	# not ignored in it as it would be in a plain background job; the
 	# signal goes to the whole group, as Ctrl-C in a terminal does.
@@ -274,7 +274,7 @@ test_interrupted_build_resumes() {
 	set -m
 	# Without ccache the build takes long enough to be caught midway; the
 	# re-run has it (a warm cache serves the scratch build's compiles).
-	env --default-signal=INT CCACHE_DISABLE=1 "$project/scripts/build.sh" x86_64 off qemu \
+	env --default-signal=INT CCACHE_DISABLE=1 "$project/scripts/build.sh" x86_64 default qemu \
 		>"$project/build1.log" 2>&1 &
 	pid=$!
 	set +m
@@ -293,8 +293,8 @@ test_interrupted_build_resumes() {
 	[ "$rc" -eq 130 ] || { echo "the interrupted build did not exit with 130 (SIGINT)"; status=1; }
 	[ ! -f "$out/.lp-build" ] || { echo "an interrupted build left a finished-build stamp"; status=1; }
 	expect_failure "$project/boot.log" "has no finished build" "run 'scripts/build.sh" \
-		"$project/scripts/boot.sh" x86_64 off qemu || status=1
-	if "$project/scripts/build.sh" x86_64 off qemu >"$project/build2.log" 2>&1; then
+		"$project/scripts/boot.sh" x86_64 default qemu || status=1
+	if "$project/scripts/build.sh" x86_64 default qemu >"$project/build2.log" 2>&1; then
 		echo "re-run: $(grep -E '^build: ' "$project/build2.log")"
 	else
 		tail -n 5 "$project/build2.log"
@@ -322,10 +322,10 @@ test_disk_full_is_named() {
 	mkdir -p "$cache/build"
 	mount -t tmpfs -o size=4m list-prefetch-check "$cache/build"
 	before=$(results_digest)
-	LIST_PREFETCH_CACHE=$cache "$project/scripts/configure.sh" x86_64 off qemu >/dev/null 2>&1 &&
+	LIST_PREFETCH_CACHE=$cache "$project/scripts/configure.sh" x86_64 default qemu >/dev/null 2>&1 &&
 		LIST_PREFETCH_CACHE=$cache expect_failure "$project/out" \
 			'the disk is full: build of .* stopped' 'free space there' \
-			"$project/scripts/build.sh" x86_64 off qemu || status=1
+			"$project/scripts/build.sh" x86_64 default qemu || status=1
 	[ "$(results_digest)" = "$before" ] || { echo "results/ changed"; status=1; }
 	umount "$cache/build"
 	rm -rf "$project"
@@ -394,8 +394,8 @@ test_result_of_an_earlier_run_is_refused() {
 	scratch=$(mktemp -d)
 	mkdir -p "$scratch/results"
 	printf '{"run_id": "check-earlier", "status": "pass", "list_prefetch": "n", "suites": {}}\n' \
-		>"$scratch/results/boot-x86_64-qemu-off.json"
-	if out=$(RESULTS_DIR=$scratch/results result_field x86_64 off 'r["status"]' 2>&1); then
+		>"$scratch/results/boot-x86_64-qemu-default.json"
+	if out=$(RESULTS_DIR=$scratch/results result_field x86_64 default 'r["status"]' 2>&1); then
 		echo "an earlier run's result was taken: $out"
 		status=1
 	else

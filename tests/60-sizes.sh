@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # make sizes CONFIG=qemu: size vmlinux, bloat-o-meter and prefetch counts
-# of vanilla, off and on, and size_checks.py's assertions on them.
+# of vanilla, default and on, and size_checks.py's assertions on them.
 # shellcheck disable=SC2317 # functions called by name
 
 plan_sizes() {
@@ -15,9 +15,10 @@ PLAN
 }
 
 # size_checks.py on doctored results: a good one passes; a function
-# changed outside the files the series touches, an off build with more
-# prefetches than vanilla, an on build no larger than off and a result
-# in which vanilla->off changed nothing (nothing was checked) each fail.
+# changed outside the files the series touches, a default build with
+# more prefetches than vanilla, an on build no larger than default and a
+# result in which vanilla->default changed nothing (nothing was checked)
+# each fail.
 test_size_checks_fail_on_doctored_results() {
 	local dir doctored
 	dir=$(mktemp -d)
@@ -26,9 +27,9 @@ test_size_checks_fail_on_doctored_results() {
 	gcc -c -o "$dir/touched.o" "$dir/touched.c"
 	gcc -c -o "$dir/tests.o" "$dir/tests.c"
 	cat >"$dir/good.json" <<'JSON'
-{"bloat_vanilla_off": {"functions": {"swept_walk": -8, "series_test_case": 40}},
- "bloat_off_on": {"before": 1000, "after": 1200},
- "variants": {"vanilla": {"prefetches": {"total": 5}}, "off": {"prefetches": {"total": 4}},
+{"bloat_vanilla_default": {"functions": {"swept_walk": -8, "series_test_case": 40}},
+ "bloat_default_on": {"before": 1000, "after": 1200},
+ "variants": {"vanilla": {"prefetches": {"total": 5}}, "default": {"prefetches": {"total": 4}},
               "on": {"prefetches": {"total": 60}}}}
 JSON
 	python3 "$PROJECT_DIR/scripts/size_checks.py" "$dir/good.json" --touched "$dir/touched.o" \
@@ -36,7 +37,7 @@ JSON
 		{ echo "size_checks.py failed a good result"; return 1; }
 	for doctored in \
 		's/"series_test_case": 40/"series_test_case": 40, "vfs_read": -16/' \
-		's/"off": {"prefetches": {"total": 4}}/"off": {"prefetches": {"total": 6}}/' \
+		's/"default": {"prefetches": {"total": 4}}/"default": {"prefetches": {"total": 6}}/' \
 		's/"after": 1200/"after": 1000/' \
 		's/"functions": {"swept_walk": -8, "series_test_case": 40}/"functions": {}/'; do
 		sed "$doctored" "$dir/good.json" >"$dir/bad.json"
@@ -50,13 +51,13 @@ JSON
 	rm -rf "$dir"
 }
 
-# objects_of TARGET FILTER [PATHSPEC...]: the objects of TARGET's off
+# objects_of TARGET FILTER [PATHSPEC...]: the objects of TARGET's default
 # build of the .c files the series touches, FILTER being git's
 # --diff-filter (M modified, A added), PATHSPEC narrowing them (default:
 # every .c file).
 objects_of() {
 	local out file filter=$2
-	out=$(build_dir "$1" qemu off)
+	out=$(build_dir "$1" qemu default)
 	shift 2
 	git -C "$SERIES_DIR" diff --name-only --diff-filter="$filter" pristine HEAD -- "${@:-*.c}" |
 		while read -r file; do
@@ -106,13 +107,13 @@ test_toolchains_table_refuses_unlike_results() {
 	dir=$(mktemp -d)
 	for t in x86_64 x86_64-llvm; do
 		cat >"$dir/codegen-$t.json" <<'JSON'
-{"run_id": "r1", "status": "pass", "rows": [{"swept_prefetches": {"walk": {"vanilla": 1, "off": 0, "on": 1}}}]}
+{"run_id": "r1", "status": "pass", "rows": [{"swept_prefetches": {"walk": {"vanilla": 1, "default": 0, "on": 1}}}]}
 JSON
 	done
 	cat >"$dir/sizes-qemu.json" <<'JSON'
 {"run_id": "r1", "compiler": "gcc (Debian 12.2.0-14+deb12u1) 12.2.0",
- "bloat_vanilla_off": {"before": 100, "after": 90}, "bloat_off_on": {"before": 90, "after": 120},
- "variants": {"vanilla": {"prefetches": {"total": 5}}, "off": {"prefetches": {"total": 4}},
+ "bloat_vanilla_default": {"before": 100, "after": 90}, "bloat_default_on": {"before": 90, "after": 120},
+ "variants": {"vanilla": {"prefetches": {"total": 5}}, "default": {"prefetches": {"total": 4}},
               "on": {"prefetches": {"total": 60}}}}
 JSON
 	sed 's/gcc (Debian 12.2.0-14+deb12u1) 12.2.0/Debian clang version 14.0.6/' "$dir/sizes-qemu.json" \

@@ -30,7 +30,7 @@ want = {"hackbench", "perf-sched-pipe", "perf-sched-messaging", "tmpfs-metadata"
 if workloads != want:
     bad.append(f"workloads {sorted(workloads)}, want {sorted(want)}")
 for row in r["rows"]:
-    for variant in ("off", "on"):
+    for variant in ("default", "on"):
         median = row.get(variant, {}).get("median")
         if not median or median <= 0:
             bad.append(f"{row['metric']}: {variant} has no positive figure")
@@ -39,7 +39,7 @@ for row in r["rows"]:
     paired = row.get("paired") or {}
     if paired.get("verdict") not in verdict_words or \
             not paired["ci_low"] <= paired["ratio"] <= paired["ci_high"]:
-        bad.append(f"{row['metric']}: no paired on/off ratio with interval and verdict")
+        bad.append(f"{row['metric']}: no paired on/default ratio with interval and verdict")
 if r["accel"] == "tcg" and "functional only — TCG models no caches" not in text:
     bad.append("TCG figures without the functional-only label")
 print(f"accel {r['accel']}, {len(r['rows'])} metrics, boots {r['runs']}")

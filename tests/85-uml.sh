@@ -21,7 +21,7 @@ PLAN
 test_uml_quick() {
 	"$PROJECT_DIR/scripts/uml-bench.sh" --quick
 	local variant log walk form
-	for variant in off on; do
+	for variant in default on; do
 		log=$RESULTS_DIR/uml-quick/boot-$variant.log
 		for walk in list lookup rcu skb tiny_rcu backlog blk_batch reclaim; do
 			grep -q "umlbench: walk=$walk " "$log" ||
@@ -32,7 +32,7 @@ test_uml_quick() {
 	# The two forms are what they say: the on form prefetches, the off
 	# form does not (prefetcht0 is __builtin_prefetch on the x86_64 host).
 	local obj count
-	for variant in off on; do
+	for variant in default on; do
 		for form in off on; do
 			obj=$(build_dir um uml "$variant")/lib/umlbench_walks_$form.o
 			count=$(objdump -d "$obj" | grep -Ec '\sprefetch' || true)
@@ -49,9 +49,9 @@ test_uml_quick() {
 # variants, every case passing (kunit.py fails the run otherwise), and
 # the suites are there: a run of no test would pass vacuously.
 test_uml_kunit() {
-	"$PROJECT_DIR/scripts/uml-kunit.sh" off on | tee "$RESULTS_DIR/uml-kunit.txt"
+	"$PROJECT_DIR/scripts/uml-kunit.sh" default on | tee "$RESULTS_DIR/uml-kunit.txt"
 	local variant suite
-	for variant in off on; do
+	for variant in default on; do
 		for suite in list-kunit-test hlist klist list_prefetch; do
 			grep -Eq "^uml $variant: .*\b$suite [1-9][0-9]*/0/" "$RESULTS_DIR/uml-kunit.txt" ||
 				{ echo "uml $variant: suite $suite did not run and pass"; return 1; }
@@ -71,16 +71,16 @@ test_uml_bench_pairs_and_decides() {
 	local dir pair variant sample fast flat form
 	dir=$(mktemp -d)
 	for pair in 1 2 3 4 5 6 7 8; do
-		for variant in off on vanilla; do
+		for variant in default on vanilla; do
 			for sample in 0 1 2 3 4 5 6 7 8 9; do
-				fast=$(awk -v v="$variant" -v s="$sample" 'BEGIN { printf "%.3f", (v == "off" ? 100 : 90) + s / 100 }')
+				fast=$(awk -v v="$variant" -v s="$sample" 'BEGIN { printf "%.3f", (v == "default" ? 100 : 90) + s / 100 }')
 				flat=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
 				for form in off on; do
 					[ "$variant" != vanilla ] || continue
 					awk -v f="$form" -v s="$sample" -v p="$pair" -v v="$variant" 'BEGIN {
 						printf "umlbench: walk=list form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == "on" ? 90 : 100) + p + s / 100
 						printf "umlbench: walk=rcu form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, 50 + p + (s % 3 - 1) / 100
-						printf "umlbench: walk=skb form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == v ? 40 : 44) + p
+						printf "umlbench: walk=skb form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, ((f == "on") == (v == "on") ? 40 : 44) + p
 						printf "umlbench: walk=lookup form=%s set_kib=65536 nodes=349525 placement=0 sample=%d ns_per_node=%.3f\n", f, s, (f == "on" ? 90 : 100)
 						printf "umlbench: walk=lookup form=%s set_kib=65536 nodes=349525 placement=1 sample=%d ns_per_node=200\n", f, s
 					}'

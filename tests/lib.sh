@@ -77,14 +77,14 @@ fixture_boot() {
 	fi
 }
 
-# scratch_cache: a scratch cache holding a copy of the x86_64 off boot
+# scratch_cache: a scratch cache holding a copy of the x86_64 default boot
 # (its config, stamps and console log; the kernel linked), for the
 # tests that break a stage on purpose.
 scratch_cache() {
 	local scratch real_out out
-	fixture_boot x86_64 off >&2
+	fixture_boot x86_64 default >&2
 	scratch=$(mktemp -d)
-	real_out=$(build_dir x86_64 qemu off)
+	real_out=$(build_dir x86_64 qemu default)
 	out=$scratch/build/$(basename "$real_out")
 	mkdir -p "$out/arch/x86/boot" "$scratch/results"
 	linked_cache "$scratch"
