@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # list-prefetch: the series and the lab that measures it.
 #
-#   make report   the whole pipeline; prints a summary, writes results/
+#   make report   the main job: host bench, UML walks, K7 and x86_64 boots, the option's size
+#   make report-all   make check-all, then every measurement (hours cold)
 #   make check    the test suite, quick tier (CI runs it through .ci/run)
 #   make check-all   every test: all targets, debug kernels, sizes, A/B, audit
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
@@ -32,7 +33,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= default on
 
-.PHONY: help deps tree apply build boot check check-all report bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect bisect-all sizes audit codegen toolchains sparse kcsan-planted distcc-loopback mail-series readme
+.PHONY: help deps tree apply build boot check check-all report report-all bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect bisect-all sizes audit codegen toolchains sparse kcsan-planted distcc-loopback mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -66,6 +67,9 @@ check-all: deps
 
 report: deps
 	scripts/report.sh
+
+report-all: deps
+	scripts/report.sh --all
 
 # RUNS builds of the benchmark, code placed differently (default 3).
 bench: deps

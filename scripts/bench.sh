@@ -100,8 +100,9 @@ keep_cpu_results() {
 
 # write_verdict [--current-bench] BENCH_CSV: results/verdict.txt, the
 # benchmark's verdicts in words with the size cost of the option from
-# the x86_64 defconfig sizes, or the qemu config's where those are the
-# current ones (scripts/verdict.py).
+# the first current x86_64 sizes: defconfig's, else the qemu config's,
+# else make report's of the option alone; each this checkout's own
+# (results/) before the quoted one (results/examples/).
 write_verdict() {
 	write_atomic "$RESULTS_DIR/verdict.txt" verdict_text "$@"
 	log "bench: the verdict in words: results/verdict.txt ('make readme' quotes it)"
@@ -109,9 +110,12 @@ write_verdict() {
 
 verdict_text() {
 	result_stamp
-	python3 "$PROJECT_DIR/scripts/verdict.py" "$@" \
-		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" \
-		"$PROJECT_DIR/results/examples/sizes-qemu.txt"
+	local name
+	local -a sizes=()
+	for name in sizes-defconfig sizes-qemu sizes-qemu-option; do
+		sizes+=("$RESULTS_DIR/$name.txt" "$PROJECT_DIR/results/examples/$name.txt")
+	done
+	python3 "$PROJECT_DIR/scripts/verdict.py" "$@" "${sizes[@]}"
 }
 
 # verdict_only: the verdict again from this CPU's last benchmark, when

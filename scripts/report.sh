@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# report.sh - the main job: run the pipeline (tree, apply, configure,
-# build, boot, parse) for every variant, then print a summary of what
-# the stages left in results/ and write it to results/report.txt.
+# report.sh - the main job, make report: what a newcomer asks first, in
+# the time a first run should take. The host benchmark and its verdicts,
+# the kernel's own walks under UML (a short run of the default and on
+# kernels, with their verdicts), the K7 and x86_64 kernels built and
+# booted in QEMU with their KUnit suites, and the option's size cost in
+# the qemu config (default against on); then a summary of what the
+# stages left in results/, written to results/report.txt.
+#
+# With --all (make report-all): make check-all (every target, the debug
+# and KCSAN kernels, sizes, codegen, the fault tests), then every long
+# measurement (the host benchmark, the full UML run, the in-guest A/B,
+# the sizes of the qemu config and of defconfig), summed up in
+# results/report-all.txt with the targets, debug and kcsan tables.
+#
 # A stage that fails is reported and the rest of the report still
 # printed from the results that exist; the exit status says it failed.
-# With --summary-only, only the summary of the results that exist (and
-# results/targets.txt, debug.txt and kcsan.txt, their tables, from them);
+# With --summary-only, only the summary of --all from the results that
+# exist (and results/targets.txt, debug.txt and kcsan.txt from them);
 # with --section NAME RUN_ID, one of those tables for the boots of one
 # run (make check-all's, whose run id its log names).
 # shellcheck disable=SC2317 # functions called by name (tests, steps)
@@ -14,9 +25,11 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The target of the size builds; boots cover every target (TARGETS).
+# The target of the size builds; boots cover every target (TARGETS),
+# make report's only REPORT_TARGETS.
 TARGET=${TARGET:-x86_64}
 TARGETS=${TARGETS:-$(all_targets | tr '\n' ' ')}
+REPORT_TARGETS=${REPORT_TARGETS:-x86_64 i386-mk7}
 # defconfig takes about an hour cold on 2 cores; SIZE_CONFIGS=qemu skips it.
 SIZE_CONFIGS=${SIZE_CONFIGS:-qemu defconfig}
 # Boots per variant of the in-guest A/B (make guest-bench).
@@ -36,11 +49,38 @@ step() {
 	fi
 }
 
-# run_pipeline: make check-all (every build, boot, debug kernel, the
-# codegen comparison, sizes of the qemu config, the short A/B, the
-# audit, the fault tests), then the long measurements: the host
-# benchmark, the kernel's walks under UML, the in-guest A/B, the sizes.
-run_pipeline() {
+# run_main: make report's steps. The benchmarks first, on an idle
+# machine (the UML kernels are built before their boots are timed); the
+# sizes take the x86_64 builds the boots made; the verdict is written
+# again to cite this run's sizes.
+run_main() {
+	local target variant
+	"$PROJECT_DIR/scripts/tree.sh" || return 1
+	"$PROJECT_DIR/scripts/apply.sh" || return 1
+	step bench "$PROJECT_DIR/scripts/bench.sh"
+	step uml-bench "$PROJECT_DIR/scripts/uml-bench.sh" --short
+	for target in $REPORT_TARGETS; do
+		for variant in $(boot_variants "$target"); do
+			step "boot $target $variant" boot_variant "$target" "$variant"
+		done
+	done
+	step "option size" "$PROJECT_DIR/scripts/sizes.sh" --option qemu "$TARGET"
+	step verdict "$PROJECT_DIR/scripts/bench.sh" --verdict
+}
+
+# boot_variant TARGET VARIANT: the qemu kernel built, booted and judged.
+boot_variant() {
+	"$PROJECT_DIR/scripts/configure.sh" "$1" "$2" qemu &&
+		"$PROJECT_DIR/scripts/build.sh" "$1" "$2" qemu &&
+		"$PROJECT_DIR/scripts/boot.sh" "$1" "$2" qemu &&
+		"$PROJECT_DIR/scripts/parse.sh" "$1" "$2" qemu
+}
+
+# run_all: make check-all (every build, boot, debug kernel, the codegen
+# comparison, sizes of the qemu config, the short A/B, the audit, the
+# fault tests), then the long measurements: the host benchmark, the
+# kernel's walks under UML, the in-guest A/B, the sizes.
+run_all() {
 	local config
 	"$PROJECT_DIR/scripts/tree.sh" || return 1
 	"$PROJECT_DIR/scripts/apply.sh" || return 1
@@ -225,6 +265,18 @@ section_uml_bench() {
 	include_result uml-bench.txt "== make uml-bench (the kernel's own walks under UML: real timings)"
 }
 
+section_uml_short() {
+	include_result uml-bench-short.txt "== uml-bench.sh --short (the kernel's own walks under UML: real timings; the full run: make uml-bench)"
+}
+
+section_option_size() {
+	include_result sizes-qemu-option.txt "== sizes.sh --option qemu (the option's cost: default against on)"
+}
+
+section_verdict() {
+	include_result verdict.txt "== the verdict in words (bench and sizes of this run)"
+}
+
 section_guest_bench() {
 	include_result guest-bench.txt "== make guest-bench (in-guest A/B; under TCG functional only)"
 }
@@ -236,12 +288,32 @@ section_stage_times() {
 }
 
 section_header() {
-	echo "list-prefetch report, $(date -u +%Y-%m-%dT%H:%M:%SZ), run $LIST_PREFETCH_RUN_ID"
+	echo "list-prefetch report ($REPORT_COMMAND), $(date -u +%Y-%m-%dT%H:%M:%SZ), run $LIST_PREFETCH_RUN_ID"
 	echo "  kernel: Linux $(tree_version "$TREE_DIR" 2>/dev/null || echo '?') (Debian linux-source-$KERNEL_SERIES), series: $(grep -vc '^#' "$PROJECT_DIR/patches/series") patches"
 	echo "  project: $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')"
 	echo "  host: $(host_description); $(gcc --version | head -n 1)"
 }
 
+# print_main_report: make report's summary.
+print_main_report() {
+	section_header
+	echo
+	section_targets
+	echo
+	section_boot_sizes
+	echo
+	section_option_size
+	echo
+	section_bench
+	echo
+	section_verdict
+	echo
+	section_uml_short
+	echo
+	section_stage_times
+}
+
+# print_report: make report-all's summary.
 print_report() {
 	section_header
 	echo
@@ -279,29 +351,42 @@ main() {
 		return 0
 	fi
 	if [ "${1:-}" = --summary-only ]; then
+		REPORT_COMMAND="make report-all"
 		STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
-		LIST_PREFETCH_RUN_ID=$(cat "$RESULTS_DIR/report-run-id.txt" 2>/dev/null || echo none)
+		LIST_PREFETCH_RUN_ID=$(cat "$RESULTS_DIR/report-all-run-id.txt" 2>/dev/null || echo none)
 		write_atomic "$RESULTS_DIR/targets.txt" stamped section_targets
 		write_atomic "$RESULTS_DIR/debug.txt" stamped section_debug
 		write_atomic "$RESULTS_DIR/kcsan.txt" stamped section_kcsan
 		print_report
 		return 0
 	fi
+	local mode=main name=report
+	case "${1:-}" in
+	--all) mode=all name=report-all ;;
+	"") ;;
+	*) die "unknown argument '$1'" "usage: $0 [--all | --summary-only | --section NAME RUN_ID]" ;;
+	esac
+	REPORT_COMMAND="make $name"
 	mkdir -p "$RESULTS_DIR"
 	STAGE_TIMES_FILE=$RESULTS_DIR/stage-times.tsv
 	: >"$STAGE_TIMES_FILE"
-	LIST_PREFETCH_RUN_ID=report-$(date -u +%Y%m%dT%H%M%SZ)-$$
-	write_atomic "$RESULTS_DIR/report-run-id.txt" echo "$LIST_PREFETCH_RUN_ID"
+	LIST_PREFETCH_RUN_ID=$name-$(date -u +%Y%m%dT%H%M%SZ)-$$
+	write_atomic "$RESULTS_DIR/$name-run-id.txt" echo "$LIST_PREFETCH_RUN_ID"
 	export STAGE_TIMES_FILE LIST_PREFETCH_RUN_ID
-	run_pipeline || status=$?
+	"run_$mode" || status=$?
 	[ ${#FAILED_STEPS[@]} -eq 0 ] || status=1
 	write_atomic "$RESULTS_DIR/stage-times.txt" stamped section_stage_times
-	write_atomic "$RESULTS_DIR/targets.txt" stamped section_targets
-	write_atomic "$RESULTS_DIR/debug.txt" stamped section_debug
-	write_atomic "$RESULTS_DIR/kcsan.txt" stamped section_kcsan
-	write_atomic "$RESULTS_DIR/report.txt" stamped print_report
+	if [ "$mode" = all ]; then
+		write_atomic "$RESULTS_DIR/targets.txt" stamped section_targets
+		write_atomic "$RESULTS_DIR/debug.txt" stamped section_debug
+		write_atomic "$RESULTS_DIR/kcsan.txt" stamped section_kcsan
+		write_atomic "$RESULTS_DIR/$name.txt" stamped print_report
+	else
+		TARGETS=$REPORT_TARGETS
+		write_atomic "$RESULTS_DIR/$name.txt" stamped print_main_report
+	fi
 	echo
-	cat "$RESULTS_DIR/report.txt"
+	cat "$RESULTS_DIR/$name.txt"
 	if [ "$status" -ne 0 ]; then
 		log "report: failed steps: ${FAILED_STEPS[*]:-tree/apply} (their errors are above); the summary shows what exists"
 	fi

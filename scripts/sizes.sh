@@ -7,6 +7,8 @@
 # results/sizes-<id>.{txt,json} and the full bloat-o-meter outputs, where
 # <id> is the config for x86_64 built with gcc, else <config>-<target>
 # (sizes-qemu-x86_64-llvm: the same config built with clang).
+# With --option, only default and on: the option's own cost, without a
+# vanilla build (make report's), as results/sizes-<id>-option.*.
 #
 # On x86_64 'size' is nearly blind here: .text ends on a 2 MiB boundary
 # (_etext is aligned for huge-page mapping), so code growth mostly fills
@@ -19,7 +21,7 @@ set -euo pipefail
 VARIANTS=(vanilla default on)
 
 usage() {
-	echo "usage: $0 CONFIG_SET [TARGET]   e.g. $0 qemu, $0 defconfig" >&2
+	echo "usage: $0 [--option] CONFIG_SET [TARGET]   e.g. $0 qemu, $0 defconfig" >&2
 	exit 2
 }
 
@@ -33,18 +35,19 @@ vmlinux_of() {
 	echo "$(build_dir "$TARGET" "$CONFIG_SET" "$1")/vmlinux"
 }
 
-# size_table: the seed's table, one row per variant, plus deltas.
+# size_table: the seed's table, one row per variant, plus the delta of
+# each variant from the one before it.
 size_table() {
-	local variant base_text=0 base_dec=0 default_text=0 default_dec=0
+	local variant i text dec
 	printf '%9s %9s %9s %9s %9s %s\n' text data bss dec hex filename
 	for variant in "${VARIANTS[@]}"; do
 		size_row "$(vmlinux_of "$variant")" "vmlinux-$variant"
 	done
-	read -r base_text _ _ base_dec _ < <(size "$(vmlinux_of vanilla)" | tail -n 1)
-	read -r default_text _ _ default_dec _ < <(size "$(vmlinux_of default)" | tail -n 1)
 	echo
-	size_delta "vanilla -> default" "$base_text" "$base_dec" "$(vmlinux_of default)"
-	size_delta "default -> on" "$default_text" "$default_dec" "$(vmlinux_of on)"
+	for ((i = 1; i < ${#VARIANTS[@]}; i++)); do
+		read -r text _ _ dec _ < <(size "$(vmlinux_of "${VARIANTS[i - 1]}")" | tail -n 1)
+		size_delta "${VARIANTS[i - 1]} -> ${VARIANTS[i]}" "$text" "$dec" "$(vmlinux_of "${VARIANTS[i]}")"
+	done
 }
 
 size_delta() {
@@ -95,7 +98,7 @@ write_json() {
 		"$(compiler_version)" "$@" <<'PY'
 import json, os, re, subprocess, sys
 results, name, config, target, compiler = sys.argv[1:6]
-vmlinux = dict(zip(("vanilla", "default", "on"), sys.argv[6:9]))
+vmlinux = dict(pair.split("=", 1) for pair in sys.argv[6:])
 out = {"config": config, "target": target, "compiler": compiler, "variants": {},
        "run_id": os.environ.get("LIST_PREFETCH_RUN_ID", "standalone"),
        "project": os.environ.get("PROJECT_COMMIT", "?")}
@@ -105,7 +108,8 @@ for variant, path in vmlinux.items():
     counts = dict(line.split("=", 1) for line in open(f"{results}/prefetches-{name}-{variant}.txt").read().split())
     out["variants"][variant] = {"size": {"text": int(text), "data": int(data), "bss": int(bss), "dec": int(dec)},
                                 "prefetches": {k: int(v) for k, v in counts.items()}}
-for pair in ("vanilla-default", "default-on"):
+names = list(vmlinux)
+for pair in (f"{a}-{b}" for a, b in zip(names, names[1:])):
     total = open(f"{results}/bloat-{name}-{pair}.txt").read()
     m = re.search(r"Total: Before=(\d+), After=(\d+)", total)
     funcs = re.findall(r"^(\S+)\s+(-|\d+)\s+(-|\d+)\s+([+-]\d+)$", total, re.M)
@@ -128,10 +132,11 @@ print_sizes() {
 	echo
 	size_table
 	echo
-	bloat vanilla default
-	echo
-	bloat default on
-	echo
+	local i
+	for ((i = 1; i < ${#VARIANTS[@]}; i++)); do
+		bloat "${VARIANTS[i - 1]}" "${VARIANTS[i]}"
+		echo
+	done
 	echo "prefetch instructions (objdump -d, all executable sections)"
 	prefetch_table
 }
@@ -143,21 +148,30 @@ sizes_report() {
 
 main() {
 	hold_cache_lock "$(basename "$0") $*"
+	local suffix=
+	if [ "${1:-}" = --option ]; then
+		VARIANTS=(default on) suffix=-option
+		shift
+	fi
 	case $# in 1 | 2) ;; *) usage ;; esac
 	CONFIG_SET=$1
 	load_config_set "$CONFIG_SET"
 	load_target "${2:-x86_64}"
-	SIZES_ID=$(sizes_name "$CONFIG_SET")
+	SIZES_ID=$(sizes_name "$CONFIG_SET")$suffix
 	require_tree
 	"$PROJECT_DIR/scripts/apply.sh"
 	local variant
+	local -a vmlinuxes=()
 	for variant in "${VARIANTS[@]}"; do
 		build_variant "$variant" || die "the $variant build of $CONFIG_SET failed" "see its error above; re-run to resume"
 	done
 	stage_start "sizes $TARGET-$CONFIG_SET"
 	mkdir -p "$RESULTS_DIR"
 	write_atomic "$RESULTS_DIR/sizes-$SIZES_ID.txt" sizes_report
-	write_json "$(vmlinux_of vanilla)" "$(vmlinux_of default)" "$(vmlinux_of on)"
+	for variant in "${VARIANTS[@]}"; do
+		vmlinuxes+=("$variant=$(vmlinux_of "$variant")")
+	done
+	write_json "${vmlinuxes[@]}"
 	cat "$RESULTS_DIR/sizes-$SIZES_ID.txt"
 	stage_end
 }

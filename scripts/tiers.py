@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Sum up the recorded runs of make check, make check-all and make report.
+"""Sum up the recorded runs of make check, make check-all, make report and
+make report-all.
 
-Reads results/check-{cold,warm}.txt, results/check-all[-cold,-warm].txt
-and results/report-run.txt (written by scripts/record-run.sh) and prints one line per run found:
+Reads results/check-{cold,warm}.txt, results/check-all[-cold,-warm].txt,
+results/report-{cold,warm}.txt and results/report-all-run.txt (written by
+scripts/record-run.sh) and prints one line per run found:
 the tier, the cache it started with, its tally, its wall time, the
 project commit, the date and the host. The README quotes this.
 """
@@ -14,7 +16,8 @@ import sys
 RUNS = [("make check", "check-cold"), ("make check", "check-warm"),
         ("make check-all", "check-all-cold"), ("make check-all", "check-all-after-check"),
         ("make check-all", "check-all"),
-        ("make check-all", "check-all-warm"), ("make report", "report-run")]
+        ("make check-all", "check-all-warm"), ("make report", "report-cold"),
+        ("make report", "report-warm"), ("make report-all", "report-all-run")]
 
 
 def summary(path):

@@ -11,6 +11,8 @@
 #   uml-bench.sh            PAIRS rounds of boots over the working sets
 #   uml-bench.sh --quick    one small set, one boot of default and on, the
 #                           walks' and paths' results checked, no verdicts
+#   uml-bench.sh --short    UML_SHORT_PAIRS rounds of default and on only
+#                           (make report's): results/uml-bench-short.txt
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -24,13 +26,17 @@ UML_SETS=${UML_SETS:-16,256,4096,65536,262144}
 UML_PATH_SETS=${UML_PATH_SETS:-16,256,4096}
 UML_MEM=${UML_MEM:-1536M}
 UML_PAIRS=${UML_PAIRS:-10}
+# make report's rounds: each boot times both forms of the iterators, so 3
+# rounds of 2 kernels give 6 ratios per cell, the fewest that have a 95 %
+# interval (the sign test's), and the swept paths 3 (no interval: '-').
+UML_SHORT_PAIRS=${UML_SHORT_PAIRS:-3}
 # Each boot allocates every set anew UML_PLACEMENTS times and times
 # UML_SAMPLES samples over each: where a set lands moves its walks.
 UML_PLACEMENTS=${UML_PLACEMENTS:-3}
 UML_SAMPLES=${UML_SAMPLES:-5}
 
 usage() {
-	echo "usage: $0 [--quick | --from RUN[,RUN...]]" >&2
+	echo "usage: $0 [--quick | --short | --from RUN[,RUN...]]" >&2
 	echo "  --from RUN   decide again over a kept run (no boot): results/cpus/CPU/uml-runs/RUN" >&2
 	echo "               (its samples.csv) or results/uml/RUN (the consoles); runs of the" >&2
 	echo "               same kernels add up (uml_bench.py refuses others)" >&2
@@ -85,19 +91,24 @@ quick() {
 	done
 }
 
-# boot_rounds DIR: UML_PAIRS rounds of boots into DIR. Default and on walk
-# the iterators and the paths, vanilla the paths only (its iterators are
-# the default's); the order reverses every round (A B C C B A ...), so
-# drift between boots hits every variant alike.
+# boot_rounds DIR ROUNDS VARIANT...: ROUNDS rounds of boots of the
+# variants into DIR. Default and on walk the iterators and the paths,
+# vanilla the paths only (its iterators are the default's); the order
+# reverses every round (A B C C B A ...), so drift between boots hits
+# every variant alike.
 boot_rounds() {
-	local dir=$1 i order variant
-	local -a sets
-	for ((i = 1; i <= UML_PAIRS; i++)); do
-		if ((i % 2)); then order="default on vanilla"; else order="vanilla on default"; fi
-		for variant in $order; do
+	local dir=$1 rounds=$2 i variant
+	shift 2
+	local -a sets order forward=("$@") backward=()
+	for ((i = $#; i > 0; i--)); do
+		backward+=("${!i}")
+	done
+	for ((i = 1; i <= rounds; i++)); do
+		if ((i % 2)); then order=("${forward[@]}"); else order=("${backward[@]}"); fi
+		for variant in "${order[@]}"; do
 			sets=(umlbench.path_sets="$UML_PATH_SETS")
 			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
-			stage_start "uml boot $i/$UML_PAIRS $variant"
+			stage_start "uml boot $i/$rounds $variant"
 			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
 				umlbench.placements="$UML_PLACEMENTS" umlbench.samples="$UML_SAMPLES"
 			stage_end
@@ -110,6 +121,7 @@ main() {
 	local mode=full dir=
 	case "${1:-}" in
 	--quick) mode=quick ;;
+	--short) mode=short ;;
 	--from)
 		[ $# -eq 2 ] || usage
 		local run
@@ -123,19 +135,25 @@ main() {
 	esac
 	mkdir -p "$RESULTS_DIR"
 	case $mode in
-	quick) build_variants default on ;;
+	quick | short) build_variants default on ;;
 	full) build_variants default on vanilla ;;
 	esac
-	if [ "$mode" = quick ]; then
+	case $mode in
+	quick)
 		quick
 		return 0
-	fi
+		;;
+	short)
+		short
+		return 0
+		;;
+	esac
 	local cpu_dir run_dir
 	cpu_dir=$RESULTS_DIR/cpus/$(cpu_slug)
 	if [ "$mode" != from ]; then
 		dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
 		mkdir -p "$dir"
-		boot_rounds "$dir"
+		boot_rounds "$dir" "$UML_PAIRS" default on vanilla
 		# The consoles stay in results/uml/; their samples are kept with the CPU's results.
 		run_dir=$cpu_dir/uml-runs/$(basename "$dir")
 		mkdir -p "$run_dir"
@@ -147,6 +165,19 @@ main() {
 	cp "$cpu_dir/uml-bench.txt" "$RESULTS_DIR/uml-bench.txt"
 	cat "$RESULTS_DIR/uml-bench.txt"
 	log "uml: results/uml-bench.txt and ${cpu_dir#"$PROJECT_DIR"/}/uml-bench.txt"
+}
+
+# short: make report's run, default and on only, its consoles in
+# results/uml/ and its tables in results/uml-bench-short.txt; the kept
+# runs (results/cpus/CPU/uml-runs/) and the quoted report stay as they are.
+short() {
+	local dir
+	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)-short
+	mkdir -p "$dir"
+	boot_rounds "$dir" "$UML_SHORT_PAIRS" default on
+	write_atomic "$RESULTS_DIR/uml-bench-short.txt" uml_report "$dir"
+	cat "$RESULTS_DIR/uml-bench-short.txt"
+	log "uml: results/uml-bench-short.txt ($UML_SHORT_PAIRS rounds; the full run: make uml-bench)"
 }
 
 # uml_report RUN: the stamped tables and verdicts of a run's boots.

@@ -313,7 +313,8 @@ def path_table(boots, pairs):
     verdicts.decide(tests)
     print()
     print(f"The swept paths, each driven through the kernel's own code (guest/umlbench): "
-          f"{len(pairs)} rounds of boots (default, on, vanilla; order reversed every other round);"
+          f"{len(pairs)} rounds of boots ({', '.join(v for v in ('default', 'on', 'vanilla') if any(b[1] == v for b in boots))};"
+          " order reversed every other round);"
           " ratios to default as above, every verdict of both columns in one FDR family")
     print(f"{'path':<9} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
           f"{'on / default [95% CI]':<24} {'verdict':<11} {'vanilla / default [95% CI]':<26} "

@@ -62,6 +62,8 @@ PRODUCERS = {
     "verdict.txt": (BENCH + ["scripts/verdict.py"], "make bench (sizes remade: make verdict)"),
     "sizes-qemu.txt": (SERIES + SIZES, "make sizes CONFIG=qemu"),
     "sizes-defconfig.txt": (SERIES_NO_TESTS + SIZES, "make sizes CONFIG=defconfig"),
+    # make report's: the option's cost alone (default and on, no vanilla).
+    "sizes-qemu-option.txt": (SERIES + SIZES, "scripts/sizes.sh --option qemu"),
     "codegen-x86_64.txt": (SERIES + CODEGEN, "make codegen"),
     "sizes-qemu-x86_64-llvm.txt": (SERIES + SIZES, "make sizes TOOLCHAIN=llvm"),
     "codegen-x86_64-llvm.txt": (SERIES + CODEGEN, "make codegen TOOLCHAIN=llvm"),
@@ -72,11 +74,12 @@ PRODUCERS = {
                             "make distcc-loopback"),
     "include-graph-x86_64.txt": (SERIES + ["scripts/include-graph.sh"],
                                  "scripts/codegen.sh && scripts/include-graph.sh"),
-    "targets.txt": (BOOTS + ["scripts/report.sh"], "make report"),
-    "debug.txt": (BOOTS + ["scripts/report.sh"], "make report"),
-    "kcsan.txt": (BOOTS + ["scripts/report.sh"], "make report"),
+    "targets.txt": (BOOTS + ["scripts/report.sh"], "make report-all"),
+    "debug.txt": (BOOTS + ["scripts/report.sh"], "make report-all"),
+    "kcsan.txt": (BOOTS + ["scripts/report.sh"], "make report-all"),
     "kcsan-planted-x86_64.txt": (BOOTS + ["lab/kcsan", "scripts/kcsan-planted.sh"], "make kcsan-planted"),
     "report.txt": (CHECKS, "make report"),
+    "report-all.txt": (CHECKS, "make report-all"),
     "stage-times.txt": (CHECKS, "make report"),
     "uml-bench.txt": (SERIES_NO_TESTS + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh",
                                 "scripts/uml_bench.py", "scripts/uml-tree.sh",
@@ -102,14 +105,16 @@ PRODUCERS = {
     "check-all-cold.txt": (CHECKS, "scripts/record-run.sh check-all-cold make check-all "
                                    "(empty cache, CHECK_CACHE=0 BOOT_REUSE=0)"),
     "check-all-warm.txt": (CHECKS, "scripts/record-run.sh check-all-warm make check-all"),
-    "report-run.txt": (CHECKS, "scripts/record-run.sh report-run make report"),
+    "report-cold.txt": (CHECKS, "scripts/record-run.sh report-cold make report (empty cache)"),
+    "report-warm.txt": (CHECKS, "scripts/record-run.sh report-warm make report"),
+    "report-all-run.txt": (CHECKS, "scripts/record-run.sh report-all-run make report-all"),
     "tiers.txt": (CHECKS, "the scripts/record-run.sh runs of make check and make check-all"),
     "summary.txt": (["scripts/summary.py"], "make readme (after make check-all)"),
 }
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
 # Results that cite another: current only while what they cite is.
-CITES = {"verdict.txt": ["sizes-defconfig.txt", "sizes-qemu.txt"],
+CITES = {"verdict.txt": ["sizes-defconfig.txt", "sizes-qemu.txt", "sizes-qemu-option.txt"],
          "toolchains-x86_64.txt": ["sizes-qemu.txt", "sizes-qemu-x86_64-llvm.txt",
                                    "codegen-x86_64.txt", "codegen-x86_64-llvm.txt"]}
 # Of these, a result cites only those whose command it names: the verdict

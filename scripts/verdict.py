@@ -182,7 +182,8 @@ def main():
         label = config if config == "defconfig" else f"{config} config"
         parts.append(f"The option costs x86_64 {label} {delta:+d} bytes of function "
                      f"code (bloat-o-meter default -> on) and takes its prefetch instructions "
-                     f"from {before} to {after} (make sizes CONFIG={config}, project {stamp}).")
+                     f"from {before} to {after} ({upd.PRODUCERS[os.path.basename(cited)][1]}, "
+                     f"project {stamp}).")
     else:
         parts.append("Its size cost is not stated: no current x86_64 sizes result "
                      "(make sizes CONFIG=qemu).")

@@ -646,14 +646,14 @@ test_summary_shows_only_current_results() {
 	grep -q 'no current result: results/sizes-qemu.json' <<<"$out" || { echo "missing sizes are not named"; return 1; }
 }
 
-# A make report record holds its make check-all's run (with its own
+# A make report-all record holds its make check-all's run (with its own
 # "# exit" line) before its own end: the tiers table takes the last one,
 # the whole run's time, and counts the cached passes.
 test_tiers_time_the_whole_run() {
 	local dir out
 	dir=$(mktemp -d)
-	cat >"$dir/report-run.txt" <<'RECORD'
-$ make report
+	cat >"$dir/report-all-run.txt" <<'RECORD'
+$ make report-all
 # project abc1234, 2026-01-01T00:00:00Z
 # host: Test CPU, 2 CPUs
 # cache: warm (9 finished builds)
@@ -662,10 +662,10 @@ $ make report
 # exit 0 after 1432s
 # exit 0 after 3015s
 RECORD
-	out=$(python3 "$PROJECT_DIR/scripts/tiers.py" "$dir" report-run)
+	out=$(python3 "$PROJECT_DIR/scripts/tiers.py" "$dir" report-all-run)
 	rm -rf "$dir"
 	echo "$out"
-	grep -q 'make report .* 50m15s .*74 passed (24 cached), 0 failed' <<<"$out" ||
+	grep -q 'make report-all .* 50m15s .*74 passed (24 cached), 0 failed' <<<"$out" ||
 		{ echo "want the last exit line's 50m15s and the cached count"; return 1; }
 }
 
