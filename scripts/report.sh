@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # report.sh - the main job, make report: what a newcomer asks first, in
 # the time a first run should take. The host benchmark and its verdicts,
-# the kernel's own walks under UML (a short run of the default and on
-# kernels, with their verdicts), the K7 and x86_64 kernels built and
+# the kernel's own iterators under UML (a short run of the default
+# kernel, whose boots time both forms, with their verdicts), the K7 and x86_64 kernels built and
 # booted in QEMU with their KUnit suites, and the option's size cost in
 # the qemu config (default against on); then a summary of what the
 # stages left in results/, written to results/report.txt.
@@ -50,7 +50,7 @@ step() {
 }
 
 # run_main: make report's steps. The benchmarks first, on an idle
-# machine (the UML kernels are built before their boots are timed); the
+# machine (the UML kernel is built before its boots are timed); the
 # sizes take the x86_64 builds the boots made; the verdict is written
 # again to cite this run's sizes.
 run_main() {

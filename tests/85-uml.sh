@@ -128,6 +128,25 @@ test_uml_bench_pairs_and_decides() {
 		echo "uml_bench.py: runs of other kernels were added up"
 		return 1
 	fi
+	# make report's short run boots the default kernel alone: its iterator
+	# cells are decided (no 'unstable': one build), the swept paths are
+	# said not timed, and boots that timed no iterator are an error.
+	mkdir "$dir/short"
+	cp "$dir"/boot-*-default.log "$dir/short/"
+	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/short" >"$dir/short/out.txt"
+	if ! { grep -Eq '^skb +64 MiB +8 .* slower +[0-9.]+/- ' "$dir/short/out.txt" &&
+		grep -Fq 'one build only' "$dir/short/out.txt" &&
+		grep -Fq 'The swept paths: not timed' "$dir/short/out.txt"; }; then
+		echo "uml_bench.py: the default kernel's 8 boots alone: want skb slower over one build, the paths not timed"
+		return 1
+	fi
+	mkdir "$dir/none"
+	grep -h 'walk=backlog' "$dir"/boot-1-default.log >"$dir/none/boot-1-default.log"
+	if python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/none" >/dev/null 2>"$dir/none/err.txt" ||
+		! grep -q 'no boot timed the iterators' "$dir/none/err.txt"; then
+		echo "uml_bench.py: boots that timed no iterator were not refused"
+		return 1
+	fi
 	rm -rf "$dir"
 }
 
