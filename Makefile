@@ -138,6 +138,6 @@ mail-series:
 
 # After make report: copy the results the README quotes into
 # results/examples/, paste them into README.md and docs/, and write the
-# series' quotes of them (scripts/series_figures.py, from update-readme.py).
+# series' quotes of them (scripts/lib/series_figures.py, from update-readme.py).
 readme:
 	scripts/update-readme.py

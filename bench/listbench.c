@@ -30,7 +30,7 @@
  * from sign tests (difference, and equivalence within +-2 %), with the
  * false-discovery rate over this run's cells held at 5 %
  * (Benjamini-Hochberg). One run is one binary's code placement:
- * scripts/bench.sh runs several builds and scripts/bench_runs.py decides
+ * scripts/bench.sh runs several builds and scripts/lib/bench_runs.py decides
  * over all of them.
  */
 #define _GNU_SOURCE

@@ -6,8 +6,8 @@
 # Reuses the worktree when it already holds exactly this series, so
 # that kbuild does not see every header touched again.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	cat >&2 <<USAGE

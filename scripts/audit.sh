@@ -11,8 +11,8 @@
 # iterator); prefetches in such macros are listed from a grep, apart.
 # shellcheck disable=SC2317 # the report's functions run through write_atomic
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 COCCI=scripts/coccinelle/misc/list_prefetch.cocci
 # A call of one of the prefetch helpers, not its definition.

@@ -3,20 +3,20 @@
 # bench.sh - the host benchmark: build bench/ as RUNS binaries whose code
 # placement differs (bench/pad.c), run its unit tests, run each binary's
 # listbench over the grid (quick, default or full) pinned to one CPU,
-# and decide over all runs (scripts/bench_runs.py): results/bench[-quick]
+# and decide over all runs (scripts/lib/bench_runs.py): results/bench[-quick]
 # .{txt,csv,png}. Every run is kept, with the addresses of its walkers,
 # under results/cpus/<cpu>/runs/<commit>-<time>/ (quick runs: under
 # results/runs-quick/); the last default or full run's results are kept
 # under results/cpus/<cpu>/, one directory per CPU model this project has
 # met, results/bench-cpus.txt sets their headlines side by side, and
-# results/verdict.txt says in words what they mean (scripts/verdict.py;
+# results/verdict.txt says in words what they mean (scripts/lib/verdict.py;
 # --verdict writes it again from the last run, with the current sizes).
 # Real-CPU timing: QEMU/TCG models no caches, so this and UML are the
 # only places cache effects are measured.
 # shellcheck disable=SC2317 # functions called by name (write_atomic)
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # The code placements of the runs, as bench/Makefile's PADS: run i links
 # PADS[i] bytes of code ahead of the walkers.
@@ -94,7 +94,7 @@ keep_cpu_results() {
 	[ ! -f "$RESULTS_DIR/bench.png" ] || cp "$RESULTS_DIR/bench.png" "$dir/"
 	write_atomic "$dir/cpu.txt" cpu_stamp
 	write_atomic "$RESULTS_DIR/bench-cpus.txt" \
-		stamped python3 "$PROJECT_DIR/scripts/bench_cpus.py" "$RESULTS_DIR/cpus"
+		stamped python3 "$PROJECT_DIR/scripts/lib/bench_cpus.py" "$RESULTS_DIR/cpus"
 	log "bench: kept under results/${dir#"$RESULTS_DIR"/}; every CPU side by side: results/bench-cpus.txt"
 }
 
@@ -115,7 +115,7 @@ verdict_text() {
 	for name in sizes-defconfig sizes-qemu sizes-qemu-option; do
 		sizes+=("$RESULTS_DIR/$name.txt" "$PROJECT_DIR/results/examples/$name.txt")
 	done
-	python3 "$PROJECT_DIR/scripts/verdict.py" "$@" "${sizes[@]}"
+	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "$@" "${sizes[@]}"
 }
 
 # verdict_only: the verdict again from this CPU's last benchmark, when
@@ -201,7 +201,7 @@ main() {
 		grep -m1 '^body work:' "$run_dir/run-1.txt"
 		sed -n '/^regimes by measurement/,/^body work/p' "$run_dir/run-1.txt" | sed '$d'
 		echo
-		PYTHONPATH=$PROJECT_DIR/scripts python3 "$PROJECT_DIR/scripts/bench_runs.py" \
+		PYTHONPATH=$PROJECT_DIR/scripts/lib python3 "$PROJECT_DIR/scripts/lib/bench_runs.py" \
 			"$csv_tmp" "${run_csvs[@]}"
 	} >"$txt_tmp"
 	mv -f "$csv_tmp" "$RESULTS_DIR/$name.csv"

@@ -10,8 +10,8 @@
 # unchanged. Writes results/bisect-<target>.txt: step, variant, result,
 # wall time, ccache's hits, subject.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 [TARGET [VARIANT...]]   e.g. $0 x86_64 on" >&2

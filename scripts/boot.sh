@@ -6,8 +6,8 @@
 # The guest runs the built-in KUnit suites, then its init, then exits
 # QEMU with 'reboot -f'. Checking the log is parse.sh's job.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	cat >&2 <<USAGE

@@ -4,8 +4,8 @@
 # ccache when present. Skips the build when neither the .config nor the
 # source changed since the last successful one.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (run configure.sh first)" >&2

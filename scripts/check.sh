@@ -19,8 +19,8 @@
 # prints it; the last line is 'N passed, N failed[, N skipped]'.
 # shellcheck disable=SC2317 # functions called by name
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 TESTS_DIR=${CHECK_TESTS_DIR:-$PROJECT_DIR/tests}
 CHECK_LOG_DIR=$RESULTS_DIR/check
@@ -144,7 +144,7 @@ CACHE_KEY_BASIS CURRENT_TEST_PID CCACHE_BEFORE STAGE_NOTE BOOT_REUSED_LOG"
 # scripts and tests: every NAME that scripts/ or tests/ read with a
 # default (${NAME:-...}), but the run-scoped ones. Derived, not listed.
 steering_vars() {
-	grep -ohE '\$\{[A-Z][A-Z0-9_]*:-' "$PROJECT_DIR"/scripts/*.sh "$PROJECT_DIR"/tests/*.sh |
+	grep -ohE '\$\{[A-Z][A-Z0-9_]*:-' "$PROJECT_DIR"/scripts/*.sh "$PROJECT_DIR"/scripts/lib/*.sh "$PROJECT_DIR"/tests/*.sh |
 		sed 's/^\${//; s/:-$//' | sort -u | grep -vxF -f <(tr ' ' '\n' <<<"$RUN_SCOPED_VARS" | grep .)  || true
 }
 

@@ -15,8 +15,8 @@
 #
 # Writes results/codegen-TARGET.json and .txt; codegen_check.py judges.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # Untouched by the series, full of list walks: their code must not move.
 UNTOUCHED_OBJECTS="fs/dcache.o kernel/notifier.o lib/klist.o lib/list_sort.o kernel/workqueue.o"
@@ -76,7 +76,7 @@ main() {
 	local json=$RESULTS_DIR/codegen-$TARGET.json
 	mkdir -p "$RESULTS_DIR"
 	result_stamp >"$RESULTS_DIR/codegen-$TARGET.txt.tmp.$$"
-	python3 "$PROJECT_DIR/scripts/codegen_check.py" --objdump "${CROSS_COMPILE}objdump" \
+	python3 "$PROJECT_DIR/scripts/lib/codegen_check.py" --objdump "${CROSS_COMPILE}objdump" \
 		--vanilla "$(build_dir "$TARGET" qemu vanilla)" --default "$(build_dir "$TARGET" qemu default)" \
 		--on "$(build_dir "$TARGET" qemu on)" --modified "$(modified_objects | tr '\n' ' ')" \
 		--field "target=$TARGET" --field "run_id=${LIST_PREFETCH_RUN_ID:-standalone}" \

@@ -5,8 +5,8 @@
 # fragment, then olddefconfig; then check that every option asked for
 # survived, and name the ones that did not.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   e.g. $0 x86_64 on qemu" >&2

@@ -5,8 +5,8 @@
 # replacement section included), and the functions that contain one.
 # Prints NAME=value lines, or with --functions the sites.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 [--functions] VMLINUX   (--functions: one 'function mnemonic' line per site)" >&2
@@ -48,8 +48,8 @@ vmlinux=$1
 	}'
 # x86 alternatives: on i386 every prefetch() is one (nops in the text).
 if [ "$list_sites" = 1 ]; then
-	python3 "$PROJECT_DIR/scripts/alt_prefetches.py" --nm "${CROSS_COMPILE:-}nm" --functions "$vmlinux" |
+	python3 "$PROJECT_DIR/scripts/lib/alt_prefetches.py" --nm "${CROSS_COMPILE:-}nm" --functions "$vmlinux" |
 		awk '!/=/ { print $1, $3 "(alt:" $2 ")" }'
 else
-	python3 "$PROJECT_DIR/scripts/alt_prefetches.py" --nm "${CROSS_COMPILE:-}nm" "$vmlinux"
+	python3 "$PROJECT_DIR/scripts/lib/alt_prefetches.py" --nm "${CROSS_COMPILE:-}nm" "$vmlinux"
 fi

@@ -5,8 +5,8 @@
 # common ones below, each target's PACKAGES, and for a guest of another
 # architecture its busybox-static .deb, unpacked into the cache.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 COMMON_PACKAGES=(
 	linux-source-6.12	# the kernel tree

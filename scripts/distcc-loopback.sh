@@ -11,8 +11,8 @@
 #
 # Writes results/distcc-loopback.txt.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 SLOTS=3
 

@@ -9,8 +9,8 @@
 # notes below its '---' (its changelog, which 'git am' drops), matched by
 # subject.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 WORKTREE   (its HEAD is the last patch; pristine is the base)" >&2

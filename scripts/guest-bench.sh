@@ -8,8 +8,8 @@
 # the console logs into medians and on/default ratios: results/guest-bench.txt
 # and .json. Under TCG every figure is labelled functional only.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 SET=bench
 VARIANTS=(default on)
@@ -82,7 +82,7 @@ main() {
 	done
 	mkdir -p "$RESULTS_DIR"
 	result_stamp >"$RESULTS_DIR/$name.txt.tmp.$$"
-	python3 "$PROJECT_DIR/scripts/guest_bench.py" --logs "$logs" --accel "$accel" \
+	python3 "$PROJECT_DIR/scripts/lib/guest_bench.py" --logs "$logs" --accel "$accel" \
 		--scale "$scale" --target "$target" --set "$SET" --json "$RESULTS_DIR/$name.json.tmp.$$" \
 		>>"$RESULTS_DIR/$name.txt.tmp.$$"
 	mv -f "$RESULTS_DIR/$name.json.tmp.$$" "$RESULTS_DIR/$name.json"

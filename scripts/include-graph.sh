@@ -11,8 +11,8 @@
 # -H on a file that includes only <linux/list.h>. Writes
 # results/include-graph-TARGET.txt; exit status 1 if default and on differ.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 [TARGET]   (default x86_64; run scripts/codegen.sh first)" >&2

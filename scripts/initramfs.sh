@@ -10,8 +10,8 @@
 # Uses the kernel's own usr/gen_init_cpio, which needs no root to create
 # /dev/console.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 TARGET VARIANT [CONFIG_SET]   (prints the path of the packed initramfs)" >&2

@@ -13,8 +13,8 @@
 # Writes results/kcsan-planted-TARGET.txt: the report's first lines.
 # Exit status 1 if KCSAN did not report the race, or the build failed.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # The walk that makes the planted load: the concurrent case's reader
 # (lib/list_prefetch_kunit.c), rcu_walk_once(), which the compiler may

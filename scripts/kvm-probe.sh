@@ -6,8 +6,8 @@
 # boot a finished build (if none is named: x86_64's qemu default kernel) under KVM, in a scratch directory, and wait at most
 # KVM_PROBE_TIMEOUT seconds (default 30) for its init to finish.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 [TARGET VARIANT CONFIG_SET]   (a finished build to boot)" >&2

@@ -15,8 +15,8 @@
 #   SERIES_VERSION=N          the version in the subjects (default: the
 #                             newest 'Changes in vN:' of the cover letter)
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 PLACEHOLDER_RE='^list-prefetch (developers|lab) <list-prefetch@localhost>$'
 

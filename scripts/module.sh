@@ -6,8 +6,8 @@
 # kbuild writes a module's objects into its M= directory, and the repo
 # stays clean. Prints the path of the .ko.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 TARGET VARIANT [CONFIG_SET] [MODULE]   e.g. $0 x86_64 on bench listbench" >&2

@@ -6,8 +6,8 @@
 # the guest's own markers. Writes <build>/result.json, and when the boot
 # passed copies it to results/boot-<target>-<config>-<variant>.json.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # Lines that mean the kernel went wrong, whatever the tests said.
 # Lockdep and DEBUG_OBJECTS reports start with WARNING: or ODEBUG:, KASAN's
@@ -71,7 +71,7 @@ main() {
 
 	mkdir -p "$RESULTS_DIR"
 	# shellcheck disable=SC2046 # one suite per word
-	if ! python3 "$PROJECT_DIR/scripts/boot_result.py" \
+	if ! python3 "$PROJECT_DIR/scripts/lib/boot_result.py" \
 		--kunit-json "$bdir/kunit.json" --required $(required_suites) \
 		--splats "$bdir/splats.txt" --guest-output "$bdir/guest-output.txt" "${problems[@]}" \
 		--field "target=$TARGET" --field "config=$CONFIG_SET" --field "variant=$VARIANT" \

@@ -4,11 +4,11 @@
 # results/NAME.txt, stamped with the project's commit, the date, the
 # host, the command and whether the cache was empty, and ending with the
 # command's exit status and wall time. This is how the README's timings
-# of make check and make check-all are taken (scripts/tiers.py sums
+# of make check and make check-all are taken (scripts/lib/tiers.py sums
 # them up); no figure is typed in by hand.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 NAME COMMAND [ARG...]   e.g. $0 check-cold make check" >&2

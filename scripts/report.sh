@@ -22,8 +22,8 @@
 # run (make check-all's, whose run id its log names).
 # shellcheck disable=SC2317 # functions called by name (tests, steps)
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # The target of the size builds; boots cover every target (TARGETS),
 # make report's only REPORT_TARGETS.

@@ -15,8 +15,8 @@
 # padding. bloat-o-meter's symbol totals are what to judge by.
 # shellcheck disable=SC2317 # the report's functions run through write_atomic
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 VARIANTS=(vanilla default on)
 

@@ -4,12 +4,12 @@
 # (kbuild's C=2: every listed file, built or not) over the .c files the
 # series touches or adds and the list-heavy ones it does not, in the
 # vanilla, default and on builds of TARGET's qemu config, and compares each
-# variant's diagnostics with vanilla's (scripts/sparse_diff.py).
+# variant's diagnostics with vanilla's (scripts/lib/sparse_diff.py).
 #
 # Writes results/sparse-TARGET.txt; exit status 1 if the series adds one.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # Untouched by the series, full of list and RCU list walks.
 UNTOUCHED_OBJECTS="fs/dcache.o kernel/notifier.o lib/klist.o lib/list_sort.o kernel/workqueue.o net/netlabel/netlabel_addrlist.o"
@@ -59,7 +59,7 @@ sparse_report() {
 	echo "sparse ($(sparse --version 2>&1 | head -n 1)), kbuild C=2, $TARGET qemu config: the files"
 	echo "the series touches or adds and list-heavy ones it does not ($#: $*);"
 	echo "a diagnostic is its file, kind and message (the series moves lines)"
-	(cd "$RESULTS_DIR" && python3 "$PROJECT_DIR/scripts/sparse_diff.py" \
+	(cd "$RESULTS_DIR" && python3 "$PROJECT_DIR/scripts/lib/sparse_diff.py" \
 		"sparse-$TARGET-vanilla.log" "sparse-$TARGET-default.log" "sparse-$TARGET-on.log") ||
 		status=$?
 	case "$status" in

@@ -3,14 +3,14 @@
 # toolchains.sh - gcc and clang side by side for one target (default
 # x86_64): make sizes of the qemu config and make codegen, each with gcc
 # (TARGET) and with clang (TARGET-llvm: LLVM=1), then the table of
-# scripts/toolchains.py. Writes results/toolchains-TARGET.txt.
+# scripts/lib/toolchains.py. Writes results/toolchains-TARGET.txt.
 #
 #   toolchains.sh [TARGET]           build what is missing, measure, tabulate
 #   toolchains.sh --table [TARGET]   tabulate the results already there
 #                                    (those of LIST_PREFETCH_RUN_ID if set)
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 [--table] [TARGET]   (default x86_64)" >&2
@@ -20,7 +20,7 @@ usage() {
 # shellcheck disable=SC2317 # called through write_atomic
 table() {
 	result_stamp
-	python3 "$PROJECT_DIR/scripts/toolchains.py" "$RESULTS_DIR" "$1" \
+	python3 "$PROJECT_DIR/scripts/lib/toolchains.py" "$RESULTS_DIR" "$1" \
 		${LIST_PREFETCH_RUN_ID:+--run-id "$LIST_PREFETCH_RUN_ID"}
 }
 

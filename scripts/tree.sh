@@ -5,8 +5,8 @@
 #
 # Re-running reuses what is there. LIST_PREFETCH_CACHE moves the cache.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # LINUX_SOURCE_TARBALL: another tarball of the same layout (for tests).
 TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-$KERNEL_SERIES.tar.xz}

@@ -5,8 +5,8 @@
 # and vanilla, each with guest/umlbench built in, booted in turn as host
 # processes pinned to one CPU (A B B A ...), their walks timed by the
 # kernel's own clock: the iterators (default and on) and the four swept
-# paths (all three). scripts/uml_bench.py pairs the boots and decides
-# with the host benchmark's statistics (scripts/verdicts.py).
+# paths (all three). scripts/lib/uml_bench.py pairs the boots and decides
+# with the host benchmark's statistics (scripts/lib/verdicts.py).
 #
 #   uml-bench.sh            PAIRS rounds of boots over the working sets
 #   uml-bench.sh --quick    one small set, one boot of default and on, the
@@ -15,8 +15,8 @@
 #                           the iterators only (make report's):
 #                           results/uml-bench-short.txt
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 UML_TARGET=um
 UML_SET=uml
@@ -160,7 +160,7 @@ main() {
 		# The consoles stay in results/uml/; their samples are kept with the CPU's results.
 		run_dir=$cpu_dir/uml-runs/$(basename "$dir")
 		mkdir -p "$run_dir"
-		write_atomic "$run_dir/samples.csv" python3 "$PROJECT_DIR/scripts/uml_bench.py" --extract "$dir"
+		write_atomic "$run_dir/samples.csv" python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" --extract "$dir"
 		dir=$run_dir
 	fi
 	mkdir -p "$cpu_dir"
@@ -196,7 +196,7 @@ uml_report() {
 	local host_bench
 	host_bench=$RESULTS_DIR/cpus/$(cpu_slug)/bench.csv
 	[ -f "$host_bench" ] || host_bench=$RESULTS_DIR/bench.csv
-	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$1" "$host_bench"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$1" "$host_bench"
 }
 
 main "$@"; exit

@@ -10,10 +10,10 @@
 #
 # With --all, the tree's whole KUnit corpus (kunit.py --alltests) on
 # vanilla and on the series forced on, compared test by test
-# (scripts/kunit_diff.py): results/uml-kunit-all.txt.
+# (scripts/lib/kunit_diff.py): results/uml-kunit-all.txt.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 usage() {
 	echo "usage: $0 [VARIANT...]   (default, on; both if none)" >&2
@@ -68,7 +68,7 @@ all_tests_report() {
 	echo "kunit.py run --alltests --arch=um (tools/testing/kunit/configs/all_tests.config),"
 	echo "vanilla against the series with CONFIG_LIST_PREFETCH=y; build and run at -j$(make_jobs):" \
 		"$*"
-	python3 "$PROJECT_DIR/scripts/kunit_diff.py" \
+	python3 "$PROJECT_DIR/scripts/lib/kunit_diff.py" \
 		"$RESULTS_DIR/uml-kunit-all-vanilla.json" "$RESULTS_DIR/uml-kunit-all-on.json"
 }
 

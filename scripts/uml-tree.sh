@@ -7,8 +7,8 @@
 # on UML, which the series does not propose). Remade only when one of
 # those inputs changed. Run after scripts/apply.sh.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib/lab.sh
+. "$(dirname "$0")/lib/lab.sh"
 
 # add_umlbench DIR: guest/umlbench/* into lib/, built into UML kernels
 # with networking, committed (the builds' stamps read the tree's commit).

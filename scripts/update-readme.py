@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Copy results into results/examples/ and quote them in README.md, docs/ and
-the series (scripts/series_figures.py writes the cover letter's and patches
+the series (scripts/lib/series_figures.py writes the cover letter's and patches
 07-10's quotes).
 
 README.md and each page of docs/ mark a quoted result as
@@ -12,7 +12,7 @@ and this replaces what is between the markers with the file, verbatim,
 in a code block: the figures are what the commands printed, never typed.
 
 Provenance: every result starts with a stamp, '# project COMMIT, DATE'
-(scripts/lib.sh's result_stamp; record-run.sh's on its second line). A
+(scripts/lib/lab.sh's result_stamp; record-run.sh's on its second line). A
 result is quoted only if it is current: made from a clean checkout, at
 a commit whose series and producing code (PRODUCERS) hold what they hold
 now: the series' code without its messages, its comments and the files
@@ -36,6 +36,8 @@ import subprocess
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The helpers (tiers.py and the formatters) live in scripts/lib/.
+sys.path.insert(0, os.path.join(PROJECT, "scripts", "lib"))
 # The config sets of the checker kernels (debug, kcsan): only their own
 # boots read them, never a measured figure.
 CHECKER_CONFIGS = [":(exclude)configs/debug.config", ":(exclude)configs/sets/debug.conf",
@@ -47,19 +49,19 @@ SERIES_NO_TESTS = ["patches:kernel", "configs"] + CHECKER_CONFIGS
 # guest/umlbench is built into UML kernels only, never into a QEMU guest.
 # The boot tables cover the checker kernels: every config counts.
 BOOTS = ["patches", "configs", "guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scripts/parse.sh",
-         "scripts/boot_result.py", "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
+         "scripts/lib/boot_result.py", "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
 CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
-BENCH = ["bench", "scripts/bench.sh", "scripts/bench_runs.py", "scripts/verdicts.py"]
+BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/verdicts.py"]
 # What makes the sizes (size_checks.py only judges them).
-SIZES = ["scripts/sizes.sh", "scripts/count-prefetches.sh", "scripts/alt_prefetches.py"]
-CODEGEN = ["scripts/codegen.sh", "scripts/codegen_check.py"]
+SIZES = ["scripts/sizes.sh", "scripts/count-prefetches.sh", "scripts/lib/alt_prefetches.py"]
+CODEGEN = ["scripts/codegen.sh", "scripts/lib/codegen_check.py"]
 # What each quoted result depends on, and the command that remakes it.
 PRODUCERS = {
     "bench.txt": (BENCH, "make bench"),
     "bench.png": (BENCH, "make bench"),
-    "bench-cpus.txt": (BENCH + ["scripts/bench_cpus.py"], "make bench"),
+    "bench-cpus.txt": (BENCH + ["scripts/lib/bench_cpus.py"], "make bench"),
     # The sizes it cites are checked as such (CITES).
-    "verdict.txt": (BENCH + ["scripts/verdict.py"], "make bench (sizes remade: make verdict)"),
+    "verdict.txt": (BENCH + ["scripts/lib/verdict.py"], "make bench (sizes remade: make verdict)"),
     "sizes-qemu.txt": (SERIES + SIZES, "make sizes CONFIG=qemu"),
     "sizes-defconfig.txt": (SERIES_NO_TESTS + SIZES, "make sizes CONFIG=defconfig"),
     # make report's: the option's cost alone (default and on, no vanilla).
@@ -68,8 +70,8 @@ PRODUCERS = {
     "sizes-qemu-x86_64-llvm.txt": (SERIES + SIZES, "make sizes TOOLCHAIN=llvm"),
     "codegen-x86_64-llvm.txt": (SERIES + CODEGEN, "make codegen TOOLCHAIN=llvm"),
     # A table of the four above (CITES): current while they are.
-    "toolchains-x86_64.txt": (["scripts/toolchains.sh", "scripts/toolchains.py"], "make toolchains"),
-    "sparse-x86_64.txt": (SERIES + ["scripts/sparse.sh", "scripts/sparse_diff.py"], "make sparse"),
+    "toolchains-x86_64.txt": (["scripts/toolchains.sh", "scripts/lib/toolchains.py"], "make toolchains"),
+    "sparse-x86_64.txt": (SERIES + ["scripts/sparse.sh", "scripts/lib/sparse_diff.py"], "make sparse"),
     "distcc-loopback.txt": (["scripts/distcc-loopback.sh", "scripts/lib/distcc.sh"],
                             "make distcc-loopback"),
     "include-graph-x86_64.txt": (SERIES + ["scripts/include-graph.sh"],
@@ -82,13 +84,13 @@ PRODUCERS = {
     "report-all.txt": (CHECKS, "make report-all"),
     "stage-times.txt": (CHECKS, "make report"),
     "uml-bench.txt": (SERIES_NO_TESTS + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh",
-                                "scripts/uml_bench.py", "scripts/uml-tree.sh",
-                                "scripts/verdicts.py"], "make uml-bench"),
+                                "scripts/lib/uml_bench.py", "scripts/uml-tree.sh",
+                                "scripts/lib/verdicts.py"], "make uml-bench"),
     "uml-kunit-all.txt": (SERIES + ["guest/umlbench", "lab/um", "scripts/uml-kunit.sh",
-                                    "scripts/uml-tree.sh", "scripts/kunit_diff.py"],
+                                    "scripts/uml-tree.sh", "scripts/lib/kunit_diff.py"],
                           "scripts/uml-kunit.sh --all"),
-    "guest-bench.txt": (BOOTS + ["scripts/guest-bench.sh", "scripts/guest_bench.py",
-                                 "scripts/verdicts.py"], "make guest-bench"),
+    "guest-bench.txt": (BOOTS + ["scripts/guest-bench.sh", "scripts/lib/guest_bench.py",
+                                 "scripts/lib/verdicts.py"], "make guest-bench"),
     "audit.txt": (["patches:all", "audit", "scripts/audit.sh"], "make audit"),
     "failures.txt": (["scripts", "tests/50-faults.sh"], "make check"),
     "bisect-x86_64.txt": (["patches", "scripts/bisect-build.sh"], "make bisect"),
@@ -109,7 +111,7 @@ PRODUCERS = {
     "report-warm.txt": (CHECKS, "scripts/record-run.sh report-warm make report"),
     "report-all-run.txt": (CHECKS, "scripts/record-run.sh report-all-run make report-all"),
     "tiers.txt": (CHECKS, "the scripts/record-run.sh runs of make check and make check-all"),
-    "summary.txt": (["scripts/summary.py"], "make readme (after make check-all)"),
+    "summary.txt": (["scripts/lib/summary.py"], "make readme (after make check-all)"),
 }
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
@@ -223,7 +225,7 @@ KCONFIG_HELP = re.compile(r"^[-+]\t  ")
 # coccinelle rule is read by make audit only: its result names the
 # series as "patches:all", the series with these files).
 UNBUILT = re.compile(r"^diff --git a/(MAINTAINERS|Documentation/\S*|scripts/coccinelle/\S*) ")
-# KUnit test files (scripts/lib.sh's KUNIT_TEST_FILES): built only where
+# KUnit test files (scripts/lib/lab.sh's KUNIT_TEST_FILES): built only where
 # CONFIG_KUNIT is, which the defconfig and UML bench kernels lack.
 KUNIT_TESTS = re.compile(r"^diff --git a/\S*(-test|_test|_kunit)\.c ")
 
@@ -281,7 +283,7 @@ def write_tiers(results, examples):
     kept = [n for n in RECORDS if os.path.exists(os.path.join(examples, n))
             and not staleness(n, examples)]
     with open(os.path.join(results, "tiers.txt"), "w") as f:
-        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "tiers.py"), examples]
+        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "tiers.py"), examples]
                        + ([n[:-4] for n in kept] or ["none-current"]), stdout=f, check=False)
         older = sorted({stamp(os.path.join(examples, n))[0] for n in kept
                         if outdated(stamp(os.path.join(examples, n))[0], CHECKS)})
@@ -331,7 +333,7 @@ def write_summary(results, examples):
         else "+changes"
     date = subprocess.run(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"], capture_output=True,
                           text=True, check=False).stdout.strip()
-    body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "summary.py"), results],
+    body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "summary.py"), results],
                           capture_output=True, text=True, check=False).stdout
     with open(os.path.join(results, "summary.txt"), "w") as f:
         f.write(f"# project {head}{dirty}, {date}; command: make readme\n{body}")
@@ -353,7 +355,7 @@ def main():
         write_tiers(results, examples)
         write_summary(results, examples)
         # The series quotes results/examples/ too: written from the same copy.
-        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "series_figures.py"),
+        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "series_figures.py"),
                         os.path.join(examples, "uml-bench.txt"), "--apply",
                         os.path.join(PROJECT, "patches")], check=True)
     problems, mismatched = [], []

@@ -118,7 +118,7 @@ test_failure_gallery_is_this_runs() {
 }
 
 # The cover letter's in-kernel section and the measured block of each
-# patch that sweeps a path (07-10) are what scripts/series_figures.py
+# patch that sweeps a path (07-10) are what scripts/lib/series_figures.py
 # makes of the UML run the README quotes, and so are the cover's quotes
 # of codegen, sizes, include graph, KCSAN and bisect (each as its file in
 # results/examples/ holds it): a result remade and the series left citing
@@ -127,7 +127,7 @@ test_series_cites_the_quoted_results() {
 	local scratch
 	scratch=$(mktemp -d)
 	cp "$PROJECT_DIR"/patches/*.patch "$scratch/"
-	python3 "$PROJECT_DIR/scripts/series_figures.py" "$PROJECT_DIR/results/examples/uml-bench.txt" \
+	python3 "$PROJECT_DIR/scripts/lib/series_figures.py" "$PROJECT_DIR/results/examples/uml-bench.txt" \
 		--apply "$scratch"
 	local patch status=0 cited=0
 	for patch in "$scratch"/*.patch; do
@@ -144,7 +144,7 @@ test_series_cites_the_quoted_results() {
 	[ "$quoted" -eq 5 ] || { echo "want the cover letter to quote 5 results with their source lines"; status=1; }
 	[ "$cited" -eq 5 ] || { echo "want the cover and patches 07-10 to cite it"; status=1; }
 	[ "$status" -eq 0 ] ||
-		echo "fix: scripts/series_figures.py results/examples/uml-bench.txt --apply patches"
+		echo "fix: scripts/lib/series_figures.py results/examples/uml-bench.txt --apply patches"
 	rm -rf "$scratch"
 	return "$status"
 }
@@ -512,10 +512,10 @@ test_boot_targets_name_targets() {
 	printf 'BASE=tinyconfig\nBOOT_TARGETS="x86-64"\n' >"$dir/configs/sets/typo.conf"
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	expect_failure "$out" "typo.conf: BOOT_TARGETS names 'x86-64', which is no target" "name one of: x86_64" \
-		bash -c '. "$1/scripts/lib.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir" || return 1
+		bash -c '. "$1/scripts/lib/lab.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir" || return 1
 	printf 'BASE=tinyconfig\nBOOT_TARGETS="x86_64"\n' >"$dir/configs/sets/typo.conf"
 	# shellcheck disable=SC2016 # expanded by the inner bash
-	[ "$(bash -c '. "$1/scripts/lib.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir")" = x86_64 ] ||
+	[ "$(bash -c '. "$1/scripts/lib/lab.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir")" = x86_64 ] ||
 		{ echo "the set spelt right does not load"; return 1; }
 	rm -rf "$dir" "$out"
 }
@@ -531,12 +531,12 @@ test_misspelt_data_file_key_is_named() {
 	printf 'BASE=tinyconfig\nGUEST_WORKLOAD="stress"\n' >"$dir/configs/sets/typo.conf"
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	expect_failure "$out" "typo.conf: unknown key GUEST_WORKLOAD" "the keys are: .*GUEST_WORKLOADS" \
-		bash -c '. "$1/scripts/lib.sh"; load_conf "$2"' _ "$PROJECT_DIR" "$dir/configs/sets/typo.conf" ||
+		bash -c '. "$1/scripts/lib/lab.sh"; load_conf "$2"' _ "$PROJECT_DIR" "$dir/configs/sets/typo.conf" ||
 		status=1
 	printf 'GUEST_WORKLOADS="stress"\n' >"$dir/configs/sets/typo.conf"
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	expect_failure "$out" "typo.conf: the required key BASE is missing" "add a BASE= line" \
-		bash -c '. "$1/scripts/lib.sh"; load_conf "$2"' _ "$PROJECT_DIR" "$dir/configs/sets/typo.conf" ||
+		bash -c '. "$1/scripts/lib/lab.sh"; load_conf "$2"' _ "$PROJECT_DIR" "$dir/configs/sets/typo.conf" ||
 		status=1
 	printf 'BASE=tinyconfig\nGUEST_WORKLOADS="stress"\n' >"$dir/configs/sets/typo.conf"
 	(load_conf "$dir/configs/sets/typo.conf" && [ "$GUEST_WORKLOADS" = stress ] &&
@@ -636,7 +636,7 @@ test_summary_shows_only_current_results() {
 		'hash-lookup,hashed,compare,0,dependent,1073741824,all,DRAM,1,none,1.00000,baseline' \
 		'hash-lookup,hashed,compare,0,dependent,1073741824,all,DRAM,1,prefetch,1.23456,slower' \
 		'hash-lookup,hashed,compare,0,dependent,1073741824,1,DRAM,1,prefetch,1.3,slower' >"$dir/bench.csv"
-	out=$(python3 "$PROJECT_DIR/scripts/summary.py" "$dir")
+	out=$(python3 "$PROJECT_DIR/scripts/lib/summary.py" "$dir")
 	rm -rf "$dir"
 	echo "$out"
 	grep -Eq '^  qemu +x86_64 +default +LIST_PREFETCH=n pass' <<<"$out" || { echo "the current boot is not shown"; return 1; }
@@ -662,7 +662,7 @@ $ make report-all
 # exit 0 after 1432s
 # exit 0 after 3015s
 RECORD
-	out=$(python3 "$PROJECT_DIR/scripts/tiers.py" "$dir" report-all-run)
+	out=$(python3 "$PROJECT_DIR/scripts/lib/tiers.py" "$dir" report-all-run)
 	rm -rf "$dir"
 	echo "$out"
 	grep -q 'make report-all .* 50m15s .*74 passed (24 cached), 0 failed' <<<"$out" ||

@@ -27,10 +27,10 @@ test_bench_stats_unit_tests() {
 	"$LIST_PREFETCH_CACHE/bench/test_stats"
 }
 
-# The in-guest A/B's statistics (scripts/verdicts.py) give bench/stats.c's
+# The in-guest A/B's statistics (scripts/lib/verdicts.py) give bench/stats.c's
 # answers on the same textbook cases.
 test_verdicts_py_known_cases() {
-	PYTHONPATH=$PROJECT_DIR/scripts python3 - <<'PY'
+	PYTHONPATH=$PROJECT_DIR/scripts/lib python3 - <<'PY'
 import math, sys
 import verdicts as v
 bad = []
@@ -161,7 +161,7 @@ for run, flip in (("1", 0.9), ("2", 0.9), ("3", 1.1)):
             for v in ("prefetch", "prefetch-nonnull", "prefetchnta", "prefetchw"):
                 w.writerow(row(run, walk, lookups, work, v, ratio, 1e-9))
 PY
-	PYTHONPATH=$PROJECT_DIR/scripts python3 "$PROJECT_DIR/scripts/bench_runs.py" "$dir/all.csv" \
+	PYTHONPATH=$PROJECT_DIR/scripts/lib python3 "$PROJECT_DIR/scripts/lib/bench_runs.py" "$dir/all.csv" \
 		"$dir"/run-{1,2,3}.csv >"$dir/all.txt"
 	sed -i '1i cpu: Test CPU (family 0); kernel x' "$dir/all.txt"
 	python3 - "$dir/all.csv" <<'PY'
@@ -174,7 +174,7 @@ bad = [f"{k}: {agg.get(k)}, want {v}" for k, v in want.items() if agg.get(k) != 
 print("\n".join(bad) or "bench_runs.py: faster, unstable and slower as the builds say")
 sys.exit(1 if bad else 0)
 PY
-	python3 "$PROJECT_DIR/scripts/verdict.py" "$dir/all.csv" \
+	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "$dir/all.csv" \
 		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" >"$dir/verdict.txt"
 	cat "$dir/verdict.txt"
 	tr '\n' ' ' <"$dir/verdict.txt" >"$dir/words.txt"
@@ -186,7 +186,7 @@ PY
 	fi
 	# No current sizes result: the size cost is said to be unknown, not
 	# taken from a result that is not.
-	python3 "$PROJECT_DIR/scripts/verdict.py" "$dir/all.csv" "$dir/no-such-sizes.txt" |
+	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "$dir/all.csv" "$dir/no-such-sizes.txt" |
 		tr '\n' ' ' >"$dir/words.txt"
 	grep -q "Its size cost is not stated" "$dir/words.txt" ||
 		{ echo "a verdict without a sizes result claims a size cost"; return 1; }

@@ -64,7 +64,7 @@ test_toolchain_names_the_build() {
 		fi
 	)
 	local out
-	if out=$(TOOLCHAIN=icc bash -c '. "$1/scripts/lib.sh"; load_target x86_64' _ "$PROJECT_DIR" 2>&1); then
+	if out=$(TOOLCHAIN=icc bash -c '. "$1/scripts/lib/lab.sh"; load_target x86_64' _ "$PROJECT_DIR" 2>&1); then
 		echo "TOOLCHAIN=icc was taken"
 		return 1
 	fi

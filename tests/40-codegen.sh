@@ -48,7 +48,7 @@ test_codegen_check_fails_on_doctored_objects() {
 }
 
 run_codegen_check() {
-	python3 "$PROJECT_DIR/scripts/codegen_check.py" --vanilla "$1/vanilla" --default "$1/default" \
+	python3 "$PROJECT_DIR/scripts/lib/codegen_check.py" --vanilla "$1/vanilla" --default "$1/default" \
 		--on "$1/on" --modified lib/walk.o --json "$1/out.json" lib/walk.o lib/other.o
 }
 
@@ -117,15 +117,15 @@ test_sparse_diff_names_what_is_new() {
 	printf '  CHECK   lib/a.c\nlib/a.c:14:5: warning: context imbalance\n' >"$dir/moved.log"
 	printf '  CHECK   lib/a.c\nlib/a.c:14:5: warning: context imbalance\nlib/a.c:20:9: error: incompatible types in comparison expression (different address spaces)\n' >"$dir/new.log"
 	printf 'lib/a.c:14:5: warning: context imbalance\n' >"$dir/nosparse.log"
-	python3 "$PROJECT_DIR/scripts/sparse_diff.py" "$dir/vanilla.log" "$dir/moved.log" ||
+	python3 "$PROJECT_DIR/scripts/lib/sparse_diff.py" "$dir/vanilla.log" "$dir/moved.log" ||
 		{ echo "a diagnostic at a moved line was counted as new"; return 1; }
 	status=0
-	out=$(python3 "$PROJECT_DIR/scripts/sparse_diff.py" "$dir/vanilla.log" "$dir/new.log") || status=$?
+	out=$(python3 "$PROJECT_DIR/scripts/lib/sparse_diff.py" "$dir/vanilla.log" "$dir/new.log") || status=$?
 	echo "$out"
 	[ "$status" -eq 1 ] || { echo "a new error passed (exit $status)"; return 1; }
 	grep -q 'new: lib/a.c: error: incompatible types' <<<"$out" || { echo "the new error is not named"; return 1; }
 	status=0
-	python3 "$PROJECT_DIR/scripts/sparse_diff.py" "$dir/vanilla.log" "$dir/nosparse.log" || status=$?
+	python3 "$PROJECT_DIR/scripts/lib/sparse_diff.py" "$dir/vanilla.log" "$dir/nosparse.log" || status=$?
 	[ "$status" -eq 2 ] || { echo "a log without sparse was accepted (exit $status)"; return 1; }
 	rm -rf "$dir"
 }

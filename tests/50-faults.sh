@@ -352,7 +352,7 @@ ASM
 	as --64 -o "$scratch/p.o" "$scratch/p.s"
 	objdump -d "$scratch/p.o" | sed -n 's/^ *[0-9a-f]*:\t\([0-9a-f ]*\)\t\([a-z0-9]*\).*/\1|\2/p' >"$scratch/insns"
 	cat "$scratch/insns"
-	python3 - "$PROJECT_DIR/scripts" "$scratch/insns" <<'PY'
+	python3 - "$PROJECT_DIR/scripts/lib" "$scratch/insns" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 from alt_prefetches import prefetch_mnemonic
@@ -433,12 +433,12 @@ test_apt_update_outlasts_a_mirror_sync() {
 	apt_update_shim "$scratch/flaky" 3
 	apt_update_shim "$scratch/down" 99
 	out=$(PATH=$scratch/flaky/bin:$PATH APT_RETRY_SECONDS=0 \
-		bash -c '. "$1/scripts/lib.sh"; apt_update' _ "$PROJECT_DIR" 2>&1) ||
+		bash -c '. "$1/scripts/lib/lab.sh"; apt_update' _ "$PROJECT_DIR" 2>&1) ||
 		{ echo "apt_update failed where the third try succeeds:"; echo "$out"; status=1; }
 	[ "$(cat "$scratch/flaky/calls")" = 3 ] ||
 		{ echo "apt_update called apt-get $(cat "$scratch/flaky/calls") times, not 3"; status=1; }
 	out=$(PATH=$scratch/down/bin:$PATH APT_RETRY_SECONDS=0 \
-		bash -c '. "$1/scripts/lib.sh"; apt_update' _ "$PROJECT_DIR" 2>&1) ||
+		bash -c '. "$1/scripts/lib/lab.sh"; apt_update' _ "$PROJECT_DIR" 2>&1) ||
 		{ echo "apt_update stopped the run when the mirror stayed out of sync"; status=1; }
 	[ "$(cat "$scratch/down/calls")" = 3 ] ||
 		{ echo "apt_update gave up after $(cat "$scratch/down/calls") tries, not 3"; status=1; }

@@ -32,7 +32,7 @@ test_size_checks_fail_on_doctored_results() {
  "variants": {"vanilla": {"prefetches": {"total": 5}}, "default": {"prefetches": {"total": 4}},
               "on": {"prefetches": {"total": 60}}}}
 JSON
-	python3 "$PROJECT_DIR/scripts/size_checks.py" "$dir/good.json" --touched "$dir/touched.o" \
+	python3 "$PROJECT_DIR/scripts/lib/size_checks.py" "$dir/good.json" --touched "$dir/touched.o" \
 		--tests "$dir/tests.o" ||
 		{ echo "size_checks.py failed a good result"; return 1; }
 	for doctored in \
@@ -42,7 +42,7 @@ JSON
 		's/"functions": {"swept_walk": -8, "series_test_case": 40}/"functions": {}/'; do
 		sed "$doctored" "$dir/good.json" >"$dir/bad.json"
 		! cmp -s "$dir/good.json" "$dir/bad.json" || { echo "the doctoring '$doctored' changed nothing"; return 1; }
-		if python3 "$PROJECT_DIR/scripts/size_checks.py" "$dir/bad.json" --touched "$dir/touched.o" \
+		if python3 "$PROJECT_DIR/scripts/lib/size_checks.py" "$dir/bad.json" --touched "$dir/touched.o" \
 			--tests "$dir/tests.o"; then
 			echo "size_checks.py passed a result doctored with: $doctored"
 			return 1
@@ -84,7 +84,7 @@ test_sizes_qemu() {
 	mapfile -t added < <(objects_of "$1" A)
 	mapfile -t tests < <(objects_of "$1" M "${KUNIT_TEST_FILES[@]}")
 	[ ${#touched[@]} -gt 0 ] || { echo "no object of a file the series modifies is built for $1"; return 1; }
-	python3 "$PROJECT_DIR/scripts/size_checks.py" "$RESULTS_DIR/sizes-$name.json" \
+	python3 "$PROJECT_DIR/scripts/lib/size_checks.py" "$RESULTS_DIR/sizes-$name.json" \
 		--run-id "${LIST_PREFETCH_RUN_ID:-}" --touched "${touched[@]}" --added "${added[@]}" \
 		--tests "${tests[@]}" "${compiler[@]}"
 }
@@ -118,18 +118,18 @@ JSON
 JSON
 	sed 's/gcc (Debian 12.2.0-14+deb12u1) 12.2.0/Debian clang version 14.0.6/' "$dir/sizes-qemu.json" \
 		>"$dir/sizes-qemu-x86_64-llvm.json"
-	python3 "$PROJECT_DIR/scripts/toolchains.py" "$dir" x86_64 --run-id r1 >"$dir/out" ||
+	python3 "$PROJECT_DIR/scripts/lib/toolchains.py" "$dir" x86_64 --run-id r1 >"$dir/out" ||
 		{ cat "$dir/out"; echo "a matching pair was refused"; return 1; }
 	grep -q 'gcc 12.2.0 *clang 14.0.6' "$dir/out" || { cat "$dir/out"; echo "the compilers are not named"; return 1; }
-	if python3 "$PROJECT_DIR/scripts/toolchains.py" "$dir" x86_64 --run-id r2 >/dev/null; then
+	if python3 "$PROJECT_DIR/scripts/lib/toolchains.py" "$dir" x86_64 --run-id r2 >/dev/null; then
 		echo "results of another run were tabulated"; return 1
 	fi
 	sed -i 's/"status": "pass"/"status": "fail"/' "$dir/codegen-x86_64-llvm.json"
-	if python3 "$PROJECT_DIR/scripts/toolchains.py" "$dir" x86_64 >/dev/null; then
+	if python3 "$PROJECT_DIR/scripts/lib/toolchains.py" "$dir" x86_64 >/dev/null; then
 		echo "a failed codegen was tabulated"; return 1
 	fi
 	rm "$dir/sizes-qemu-x86_64-llvm.json"
-	if python3 "$PROJECT_DIR/scripts/toolchains.py" "$dir" x86_64 >/dev/null; then
+	if python3 "$PROJECT_DIR/scripts/lib/toolchains.py" "$dir" x86_64 >/dev/null; then
 		echo "a table without clang's sizes was written"; return 1
 	fi
 	rm -rf "$dir"

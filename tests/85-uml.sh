@@ -90,7 +90,7 @@ test_uml_bench_pairs_and_decides() {
 			done >>"$dir/boot-$pair-$variant.log"
 		done
 	done
-	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir" | tee "$dir/out.txt"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir" | tee "$dir/out.txt"
 	if ! { grep -Eq '^list +64 MiB +16 .* faster' "$dir/out.txt" &&
 		grep -Eq '^rcu +64 MiB +16 .* equivalent' "$dir/out.txt" &&
 		grep -Eq '^skb +64 MiB +16 .* unstable' "$dir/out.txt"; }; then
@@ -113,17 +113,17 @@ test_uml_bench_pairs_and_decides() {
 	fi
 	# The samples kept in results/ decide as the consoles they came from.
 	mkdir "$dir/kept"
-	python3 "$PROJECT_DIR/scripts/uml_bench.py" --extract "$dir" >"$dir/kept/samples.csv"
-	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/kept" >"$dir/kept/out.txt"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" --extract "$dir" >"$dir/kept/samples.csv"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/kept" >"$dir/kept/out.txt"
 	diff -u "$dir/out.txt" "$dir/kept/out.txt" ||
 		{ echo "uml_bench.py: the extracted samples decide otherwise than the consoles"; return 1; }
 	# Runs of the same kernels add up (twice the boots); of others, not.
-	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/kept,$dir/kept" >"$dir/twice.txt"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/kept,$dir/kept" >"$dir/twice.txt"
 	grep -Eq '^list +64 MiB +32 .* faster' "$dir/twice.txt" ||
 		{ echo "uml_bench.py: two runs of the same kernels do not add up to 32 boots"; return 1; }
 	mkdir "$dir/other"
 	sed '1s/.*/# kernel 6.12.118-gother/' "$dir/kept/samples.csv" >"$dir/other/samples.csv"
-	if python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/kept,$dir/other" >/dev/null 2>"$dir/refused.txt" ||
+	if python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/kept,$dir/other" >/dev/null 2>"$dir/refused.txt" ||
 		! grep -q 'runs add up only with the same kernels' "$dir/refused.txt"; then
 		echo "uml_bench.py: runs of other kernels were added up"
 		return 1
@@ -133,7 +133,7 @@ test_uml_bench_pairs_and_decides() {
 	# said not timed, and boots that timed no iterator are an error.
 	mkdir "$dir/short"
 	cp "$dir"/boot-*-default.log "$dir/short/"
-	python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/short" >"$dir/short/out.txt"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/short" >"$dir/short/out.txt"
 	if ! { grep -Eq '^skb +64 MiB +8 .* slower +[0-9.]+/- ' "$dir/short/out.txt" &&
 		grep -Fq 'one build only' "$dir/short/out.txt" &&
 		grep -Fq 'The swept paths: not timed' "$dir/short/out.txt"; }; then
@@ -142,7 +142,7 @@ test_uml_bench_pairs_and_decides() {
 	fi
 	mkdir "$dir/none"
 	grep -h 'walk=backlog' "$dir"/boot-1-default.log >"$dir/none/boot-1-default.log"
-	if python3 "$PROJECT_DIR/scripts/uml_bench.py" "$dir/none" >/dev/null 2>"$dir/none/err.txt" ||
+	if python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/none" >/dev/null 2>"$dir/none/err.txt" ||
 		! grep -q 'no boot timed the iterators' "$dir/none/err.txt"; then
 		echo "uml_bench.py: boots that timed no iterator were not refused"
 		return 1
@@ -168,14 +168,14 @@ JSON
  {"name": "list_prefetch", "test_cases": [{"name": "new_case", "status": "PASS"}]}], "test_cases": []}
 JSON
 	echo '{"name": "KUnit Test Group", "sub_groups": [], "test_cases": []}' >"$dir/empty.json"
-	python3 "$PROJECT_DIR/scripts/kunit_diff.py" "$dir/base.json" "$dir/changed.json" | tee "$dir/out"
+	python3 "$PROJECT_DIR/scripts/lib/kunit_diff.py" "$dir/base.json" "$dir/changed.json" | tee "$dir/out"
 	local want
 	for want in 'status differs: 1' '  list-kunit-test/list_test_list_add: PASS -> FAIL' \
 		'only in changed: 1' '  list_prefetch/new_case: PASS' 'failing in both: 1' \
 		'  list-kunit-test/old_bug' 'verdict: regressions: 1'; do
 		grep -qxF -- "$want" "$dir/out" || { echo "kunit_diff.py did not print: $want"; return 1; }
 	done
-	if python3 "$PROJECT_DIR/scripts/kunit_diff.py" "$dir/base.json" "$dir/empty.json"; then
+	if python3 "$PROJECT_DIR/scripts/lib/kunit_diff.py" "$dir/base.json" "$dir/empty.json"; then
 		echo "kunit_diff.py compared against a run of no case"
 		return 1
 	fi

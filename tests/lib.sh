@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Helpers of the tests in tests/NN-STAGE.sh. Sourced by scripts/check.sh
-# (after scripts/lib.sh) in the process of each test, never run.
+# (after scripts/lib/lab.sh) in the process of each test, never run.
 # shellcheck disable=SC2317 # functions called by name
 
 # The exit status of a skipped test (automake's); the reason is the

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # distcc.sh - kernel builds spread over other machines with distcc,
-# sourced by scripts/lib.sh. Nothing here acts unless DISTCC_HOSTS is
+# sourced by scripts/lib/lab.sh. Nothing here acts unless DISTCC_HOSTS is
 # set (distcc's own variable: "HOST[:PORT][/LIMIT] ...", see distcc(1)).
 # Then every kbuild compiles through distcc, behind ccache where there
 # is one (CCACHE_PREFIX=distcc: a hit never leaves this machine), make's

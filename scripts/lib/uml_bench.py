@@ -27,7 +27,7 @@ swept paths exist only as each kernel compiled them: there each boot
 gives one median per path and set, and the boots of a round one paired
 ratio per variant against the default. The ratios give the median ratio,
 its distribution-free 95 % interval and the sign tests of
-scripts/verdicts.py, with the false-discovery rate held over all cells
+scripts/lib/verdicts.py, with the false-discovery rate held over all cells
 of a table (the host benchmark's statistics).
 
 With the host benchmark's CSV, each cell is set beside the user-space

@@ -45,7 +45,7 @@ def summary(path):
 def main():
     # tiers.py [RESULTS [NAME...]]: only these recorded runs (default: all).
     results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results")
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "results")
     wanted = set(sys.argv[2:])
     print(f"  {'tier':<15} {'cache':<16} {'wall':>8}  {'exit':>4}  {'tally':<52} commit, date, host")
     found = 0

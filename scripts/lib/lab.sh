@@ -6,7 +6,7 @@
 # elapsed time, sends errors to stderr naming the cause and the fix, and
 # writes results through a temp file renamed into place.
 
-PROJECT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PROJECT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The one variable that moves everything this project caches.
 LIST_PREFETCH_CACHE=${LIST_PREFETCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/list-prefetch}
 TREE_DIR=$LIST_PREFETCH_CACHE/tree/pristine

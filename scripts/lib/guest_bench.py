@@ -8,7 +8,7 @@ and size) and the workload lines (seconds of one run), and prints, per
 metric, the median over the boots of each variant and the ratio
 on/default: the median of the paired ratios (boot N on / boot N default;
 the boots are interleaved) with its 95 % interval and the verdict in
-listbench's words (scripts/verdicts.py: sign tests, false-discovery rate
+listbench's words (scripts/lib/verdicts.py: sign tests, false-discovery rate
 5 %).
 Under TCG the guest's cycle counter and clock are emulated and no cache
 is modelled: every figure is then labelled functional only, and the

@@ -18,7 +18,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# update-readme.py (make readme) is a stage script, one level up.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 upd = __import__("update-readme")
 
 VARIANTS = ("vanilla", "default", "on")

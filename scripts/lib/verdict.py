@@ -5,7 +5,7 @@ what size cost?
 
   verdict.py [--current-bench] BENCH.csv SIZES.txt...
 
-BENCH.csv is scripts/bench_runs.py's output (the 'all' rows: verdicts
+BENCH.csv is scripts/lib/bench_runs.py's output (the 'all' rows: verdicts
 that hold over every build, or 'unstable'); SIZES.txt are `make sizes`
 results in order of preference (the x86_64 defconfig one, then the qemu
 one): the first that is current (update-readme.py's rule) is cited, and
@@ -20,7 +20,8 @@ import re
 import sys
 import textwrap
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# update-readme.py (make readme) is a stage script, one level up.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 upd = __import__("update-readme")
 
 REGIMES = ("LLC", "DRAM")
