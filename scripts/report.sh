@@ -295,20 +295,22 @@ section_header() {
 }
 
 # print_main_report: make report's summary.
+# The answer first (the verdict, then the figures behind it), the
+# boots and sizes after.
 print_main_report() {
 	section_header
+	echo
+	section_verdict
+	echo
+	section_bench
+	echo
+	section_uml_short
+	echo
+	section_option_size
 	echo
 	section_targets
 	echo
 	section_boot_sizes
-	echo
-	section_option_size
-	echo
-	section_bench
-	echo
-	section_verdict
-	echo
-	section_uml_short
 	echo
 	section_stage_times
 }

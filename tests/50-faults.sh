@@ -32,6 +32,7 @@ check:cache 60 test_alt_prefetches_reads_rex_prefixes
 check:cache 60 test_count_prefetches_reads_arm64
 check:cache 60 test_result_of_an_earlier_run_is_refused
 check:cache 30 test_apt_update_outlasts_a_mirror_sync
+check:cache 60 test_report_goes_on_past_a_failed_step
 PLAN
 }
 
@@ -445,6 +446,62 @@ test_apt_update_outlasts_a_mirror_sync() {
 	grep -q '^warning: apt-get update failed 3 times' <<<"$out" ||
 		{ echo "no warning after three failed updates:"; echo "$out"; status=1; }
 	[ "$status" -ne 0 ] || echo "apt-get update: retried to success after 2 failures; warned after 3"
+	rm -rf "$scratch"
+	return "$status"
+}
+
+# make report runs its steps in order (the benchmarks on an idle machine
+# first, then the boots of REPORT_TARGETS, the option's size, the
+# verdict); a step that fails (here the UML run) is named, the later
+# steps still run, the summary is written from what exists, and the
+# run exits non-zero. The stage scripts are stand-ins that log their
+# arguments: no tree, no build.
+test_report_goes_on_past_a_failed_step() {
+	local scratch stage status=0
+	scratch=$(scratch_project)
+	for stage in tree apply bench uml-bench configure build boot parse sizes; do
+		# shellcheck disable=SC2016 # $* and $STEP_LOG are the stand-in's
+		printf '#!/bin/sh\necho "%s $*" >>"$STEP_LOG"\n' "$stage" >"$scratch/scripts/$stage.sh"
+	done
+	printf 'exit 1\n' >>"$scratch/scripts/uml-bench.sh"
+	if STEP_LOG=$scratch/steps LIST_PREFETCH_CACHE=$scratch/cache \
+		REPORT_TARGETS="x86_64 i386-mk7" bash "$scratch/scripts/report.sh" >"$scratch/out" 2>&1; then
+		echo "report.sh exited 0 with a failed step"
+		status=1
+	fi
+	cat >"$scratch/want" <<'STEPS'
+tree
+apply
+bench
+uml-bench --short
+configure x86_64 default qemu
+build x86_64 default qemu
+boot x86_64 default qemu
+parse x86_64 default qemu
+configure x86_64 on qemu
+build x86_64 on qemu
+boot x86_64 on qemu
+parse x86_64 on qemu
+configure i386-mk7 default qemu
+build i386-mk7 default qemu
+boot i386-mk7 default qemu
+parse i386-mk7 default qemu
+sizes --option qemu x86_64
+bench --verdict
+STEPS
+	sed -i 's/ *$//' "$scratch/steps" 2>/dev/null || true
+	diff -u "$scratch/want" "$scratch/steps" ||
+		{ echo "report.sh: want the steps above, in this order"; status=1; }
+	grep -Fq "step 'uml-bench' failed; going on with the others" "$scratch/out" ||
+		{ echo "report.sh: the failed step is not named"; status=1; }
+	grep -Fq 'failed steps: uml-bench' "$scratch/out" ||
+		{ echo "report.sh: the closing line does not name the failed step"; status=1; }
+	if ! { grep -q '^list-prefetch report (make report)' "$scratch/results/report.txt" &&
+		grep -Eq '^ +x86_64 +default +\(no result' "$scratch/results/report.txt"; } 2>/dev/null; then
+		echo "report.sh: results/report.txt lacks the header or the x86_64 default row"
+		status=1
+	fi
+	tail -n 5 "$scratch/out"
 	rm -rf "$scratch"
 	return "$status"
 }
