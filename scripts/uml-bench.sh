@@ -32,6 +32,9 @@ UML_PAIRS=${UML_PAIRS:-10}
 # ratios per cell, past the 6 a 95 % interval needs (the sign test's) and
 # enough for some to survive the false-discovery rate over 20 cells.
 UML_SHORT_BOOTS=${UML_SHORT_BOOTS:-10}
+# and its sets: the largest, 256 MiB, takes most of a boot's 44 s here (a
+# DRAM-bound walk of 4M nodes per sample); 64 MiB is past the LLC too.
+UML_SHORT_SETS=${UML_SHORT_SETS:-16,256,4096,65536}
 # Each boot allocates every set anew UML_PLACEMENTS times and times
 # UML_SAMPLES samples over each: where a set lands moves its walks.
 UML_PLACEMENTS=${UML_PLACEMENTS:-3}
@@ -94,8 +97,9 @@ quick() {
 }
 
 # boot_rounds DIR ROUNDS VARIANT...: ROUNDS rounds of boots of the
-# variants into DIR. Default and on walk the iterators and the paths,
-# vanilla the paths only (its iterators are the default's); the order
+# variants into DIR. Default and on walk the iterators and the paths
+# (none with ROUND_PATH_SETS empty), vanilla the paths only (its
+# iterators are the default's); the order
 # reverses every round (A B C C B A ...), so drift between boots hits
 # every variant alike.
 boot_rounds() {
@@ -108,7 +112,9 @@ boot_rounds() {
 	for ((i = 1; i <= rounds; i++)); do
 		if ((i % 2)); then order=("${forward[@]}"); else order=("${backward[@]}"); fi
 		for variant in "${order[@]}"; do
-			sets=(umlbench.path_sets="$UML_PATH_SETS")
+			sets=()
+			[ -z "${ROUND_PATH_SETS-$UML_PATH_SETS}" ] ||
+				sets+=(umlbench.path_sets="${ROUND_PATH_SETS-$UML_PATH_SETS}")
 			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
 			stage_start "uml boot $i/$rounds $variant"
 			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
@@ -178,7 +184,8 @@ short() {
 	local dir
 	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)-short
 	mkdir -p "$dir"
-	boot_rounds "$dir" "$UML_SHORT_BOOTS" default
+	# The swept paths are compared across kernels: with one, not timed.
+	UML_SETS=$UML_SHORT_SETS ROUND_PATH_SETS='' boot_rounds "$dir" "$UML_SHORT_BOOTS" default
 	write_atomic "$RESULTS_DIR/uml-bench-short.txt" uml_report "$dir"
 	cat "$RESULTS_DIR/uml-bench-short.txt"
 	log "uml: results/uml-bench-short.txt ($UML_SHORT_BOOTS boots; the full run: make uml-bench)"
