@@ -662,11 +662,23 @@ $ make report-all
 # exit 0 after 1432s
 # exit 0 after 3015s
 RECORD
-	out=$(python3 "$PROJECT_DIR/scripts/lib/tiers.py" "$dir" report-all-run)
+	# make report runs steps, not tests: its tally names the failed ones.
+	cat >"$dir/report-cold.txt" <<'RECORD'
+$ make report
+# project abc1234, 2026-01-01T00:00:00Z
+# host: Test CPU, 2 CPUs
+# cache: empty
+list-prefetch report (make report), 2026-01-01T00:45:00Z, run report-1
+report: failed steps: uml-bench boot x86_64 on (their errors are above); the summary shows what exists
+# exit 1 after 2687s
+RECORD
+	out=$(python3 "$PROJECT_DIR/scripts/lib/tiers.py" "$dir" report-all-run report-cold)
 	rm -rf "$dir"
 	echo "$out"
 	grep -q 'make report-all .* 50m15s .*74 passed (24 cached), 0 failed' <<<"$out" ||
 		{ echo "want the last exit line's 50m15s and the cached count"; return 1; }
+	grep -q 'make report .* 44m47s .*failed steps: uml-bench boot x86_64 on ' <<<"$out" ||
+		{ echo "want make report's 44m47s and its failed steps"; return 1; }
 }
 
 # fake_boot DIR VARIANT PROJECT: a passing x86_64 qemu boot's result.

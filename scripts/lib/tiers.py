@@ -31,6 +31,10 @@ def summary(path):
     field["cache"] = (m.group(1) + (f" ({m.group(2)} builds)" if m.group(2) else "")) if m else "?"
     tallies = re.findall(r"^(\d+ passed, \d+ failed(?:, \d+ skipped)?)$", text, re.M)
     field["tally"] = tallies[-1] if tallies else "no tally (did not finish)"
+    # make report runs steps, not tests: its tally is which of them failed.
+    if not tallies and "\nlist-prefetch report (make report)" in text:
+        failed = re.findall(r"^report: failed steps: (.*?) \(their errors", text, re.M)
+        field["tally"] = f"failed steps: {failed[-1]}" if failed else "every step succeeded"
     cached = re.findall(r"^# cached: (\d+) of the \d+ passes", text, re.M)
     reused = re.findall(r"^# reused: (\d+) boots", text, re.M)
     if tallies and cached:
