@@ -119,7 +119,7 @@ def main():
         boots.append(r)
     for r in sorted(boots, key=lambda r: (ORDER[r["config"]], r["target"], r["variant"])):
         suites = " ".join(f"{n} {s['passed']}/{s['failed']}" for n, s in sorted(r["suites"].items()))
-        print(f"  {r['config']:<6} {r['target']:<11} {r['variant']:<4} LIST_PREFETCH={r['list_prefetch']} "
+        print(f"  {r['config']:<6} {r['target']:<11} {r['variant']:<7} LIST_PREFETCH={r['list_prefetch']} "
               f"{r['status']:<5} splats {len(r['splats'])}  {suites}")
     if not boots:
         print("  (none current)")
