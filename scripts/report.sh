@@ -3,10 +3,11 @@
 # report.sh - the main job, make report: what a newcomer asks first, in
 # the time a first run should take. The host benchmark and its verdicts,
 # the kernel's own iterators under UML (a short run of the default
-# kernel, whose boots time both forms, with their verdicts), the K7 and x86_64 kernels built and
-# booted in QEMU with their KUnit suites, and the option's size cost in
-# the qemu config (default against on); then a summary of what the
-# stages left in results/, written to results/report.txt.
+# kernel, whose boots time both forms, with their verdicts), the K7 and
+# x86_64 kernels built and booted in QEMU with their KUnit suites
+# (boot_variant, lab.sh), and the option's size cost in the qemu config
+# (default against on); then a summary of what the stages left in
+# results/, written to results/report.txt.
 #
 # With --all (make report-all): make check-all (every target, the debug
 # and KCSAN kernels, sizes, codegen, the fault tests), then every long
@@ -66,14 +67,6 @@ run_main() {
 	done
 	step "option size" "$PROJECT_DIR/scripts/sizes.sh" --option qemu "$TARGET"
 	step verdict "$PROJECT_DIR/scripts/bench.sh" --verdict
-}
-
-# boot_variant TARGET VARIANT: the qemu kernel built, booted and judged.
-boot_variant() {
-	"$PROJECT_DIR/scripts/configure.sh" "$1" "$2" qemu &&
-		"$PROJECT_DIR/scripts/build.sh" "$1" "$2" qemu &&
-		"$PROJECT_DIR/scripts/boot.sh" "$1" "$2" qemu &&
-		"$PROJECT_DIR/scripts/parse.sh" "$1" "$2" qemu
 }
 
 # run_all: make check-all (every build, boot, debug kernel, the codegen

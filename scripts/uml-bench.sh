@@ -97,11 +97,10 @@ quick() {
 }
 
 # boot_rounds DIR ROUNDS VARIANT...: ROUNDS rounds of boots of the
-# variants into DIR. Default and on walk the iterators and the paths
-# (none with ROUND_PATH_SETS empty), vanilla the paths only (its
-# iterators are the default's); the order
-# reverses every round (A B C C B A ...), so drift between boots hits
-# every variant alike.
+# variants into DIR. Default and on walk the iterators (UML_SETS) and the
+# paths (UML_PATH_SETS, none if empty), vanilla the paths only (its
+# iterators are the default's); the order reverses every round
+# (A B C C B A ...), so drift between boots hits every variant alike.
 boot_rounds() {
 	local dir=$1 rounds=$2 i variant
 	shift 2
@@ -113,8 +112,7 @@ boot_rounds() {
 		if ((i % 2)); then order=("${forward[@]}"); else order=("${backward[@]}"); fi
 		for variant in "${order[@]}"; do
 			sets=()
-			[ -z "${ROUND_PATH_SETS-$UML_PATH_SETS}" ] ||
-				sets+=(umlbench.path_sets="${ROUND_PATH_SETS-$UML_PATH_SETS}")
+			[ -z "$UML_PATH_SETS" ] || sets+=(umlbench.path_sets="$UML_PATH_SETS")
 			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
 			stage_start "uml boot $i/$rounds $variant"
 			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
@@ -185,7 +183,7 @@ short() {
 	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)-short
 	mkdir -p "$dir"
 	# The swept paths are compared across kernels: with one, not timed.
-	UML_SETS=$UML_SHORT_SETS ROUND_PATH_SETS='' boot_rounds "$dir" "$UML_SHORT_BOOTS" default
+	UML_SETS=$UML_SHORT_SETS UML_PATH_SETS='' boot_rounds "$dir" "$UML_SHORT_BOOTS" default
 	write_atomic "$RESULTS_DIR/uml-bench-short.txt" uml_report "$dir"
 	cat "$RESULTS_DIR/uml-bench-short.txt"
 	log "uml: results/uml-bench-short.txt ($UML_SHORT_BOOTS boots; the full run: make uml-bench)"
