@@ -45,10 +45,21 @@ commit_baseline() {
 	run git init -q
 	git config user.name "list-prefetch baseline"
 	git config user.email "list-prefetch@localhost"
+	no_background_gc
 	# Debian's top-level .gitignore ignores everything ("/*"): force.
 	run git add -f .
 	run git commit -q -m "Linux $version ($PACKAGE $(package_version))"
 	run git tag pristine
+}
+
+# The baseline commit leaves some 85,000 loose objects, so the next git
+# command would start 'git gc --auto' in the background: a detached
+# repack of the whole kernel, minutes long, that inherits the cache
+# lock's descriptor and so holds the cache after this script has ended.
+# The tree is a scratch repository: it never needs packing.
+no_background_gc() {
+	git -C "$TREE_DIR" config gc.auto 0
+	git -C "$TREE_DIR" config gc.autoDetach false
 }
 
 package_version() {
@@ -60,6 +71,7 @@ main() {
 	stage_start tree
 	if [ -d "$TREE_DIR/.git" ] && git -C "$TREE_DIR" rev-parse -q --verify pristine >/dev/null; then
 		log "tree: reusing $TREE_DIR"
+		no_background_gc
 	else
 		install_source_package
 		unpack_tree

@@ -211,6 +211,12 @@ test_fresh_cache_is_created() {
 	done
 	[ "$(git -C "$cache/tree/pristine" describe --tags)" = pristine ] ||
 		{ echo "the new cache's tree has no pristine tag"; return 1; }
+	# A background 'git gc --auto' repacks the kernel for minutes with
+	# the lock's descriptor, holding the cache after tree.sh has ended.
+	[ "$(git -C "$cache/tree/pristine" config gc.auto)" = 0 ] ||
+		{ echo "the new tree lets git gc --auto run in the background"; return 1; }
+	flock -n "$cache/lock" true ||
+		{ echo "something tree.sh started still holds the cache lock"; return 1; }
 	echo "deps.sh and tree.sh made $(find "$cache" -maxdepth 2 | wc -l) entries in a new cache"
 	rm -rf "$scratch"
 }
