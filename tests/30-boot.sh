@@ -165,14 +165,24 @@ test_list_prefetch_default() {
 test_kunit_suites() {
 	load_target "$1"
 	load_config_set qemu
-	local suite passed failed skipped status=0 suites value
-	suites=$(required_suites)
-	[ -n "$suites" ] || { echo "$1 $2: no required KUnit suite: nothing would be checked"; return 1; }
+	local suite passed failed skipped status=0 value file rows
+	local -a suites
+	read -ra suites <<<"$(required_suites | xargs)"
+	[ ${#suites[@]} -gt 0 ] || { echo "$1 $2: no required KUnit suite: nothing would be checked"; return 1; }
+	file=$(result_json "$1" "$2")
 	value=$(result_field "$1" "$2" 'r["list_prefetch"]')
-	for suite in $suites; do
-		passed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('passed', 0)")
-		failed=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('failed', 0)")
-		skipped=$(result_field "$1" "$2" "r['suites'].get('$suite', {}).get('skipped', 0)")
+	# One read of the result for every suite: passed, failed, skipped.
+	rows=$(python3 - "$file" "${suites[@]}" <<'PY'
+import json, sys
+suites = json.load(open(sys.argv[1]))["suites"]
+for name in sys.argv[2:]:
+    s = suites.get(name, {})
+    print(name, s.get("passed", 0), s.get("failed", 0), s.get("skipped", 0))
+PY
+	)
+	[ "$(echo "$rows" | grep -c .)" -eq ${#suites[@]} ] ||
+		{ echo "$1 $2: read ${#suites[@]} suites' counts, got: $rows"; return 1; }
+	while read -r suite passed failed skipped; do
 		echo "$1 $2: $suite passed $passed, failed $failed, skipped $skipped"
 		[ "$passed" -gt 0 ] && [ "$failed" -eq 0 ] || status=1
 		# A case skips only where the option leaves it nothing to test.
@@ -180,7 +190,7 @@ test_kunit_suites() {
 			echo "  $skipped cases of $suite skipped although LIST_PREFETCH=y"
 			status=1
 		fi
-	done
+	done <<<"$rows"
 	return "$status"
 }
 

@@ -27,6 +27,12 @@ export CCACHE_DIR=${CCACHE_DIR:-$LIST_PREFETCH_CACHE/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/}
 export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
+# Debian's python3 before any other on PATH (scripts/lib/bin/python3 says
+# why); once only, so that a shim a test puts in front stays in front.
+case ":$PATH:" in
+*":$PROJECT_DIR/scripts/lib/bin:"*) ;;
+*) export PATH=$PROJECT_DIR/scripts/lib/bin:$PATH ;;
+esac
 # shellcheck source=scripts/lib/distcc.sh
 . "$PROJECT_DIR/scripts/lib/distcc.sh"
 
