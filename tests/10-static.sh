@@ -30,6 +30,7 @@ check 60 test_cache_lock_names_its_holder
 check:cache 120 test_shellcheck
 check 30 test_data_files_load
 check 30 test_misspelt_data_file_key_is_named
+check:cache 30 test_lab_runs_debians_python
 check 30 test_boot_targets_name_targets
 check 30 test_data_file_keys_documented
 check:cache 30 test_make_help_names_every_target
@@ -529,6 +530,27 @@ test_boot_targets_name_targets() {
 	[ "$(bash -c '. "$1/scripts/lib/lab.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir")" = x86_64 ] ||
 		{ echo "the set spelt right does not load"; return 1; }
 	rm -rf "$dir" "$out"
+}
+
+# The lab's Python is Debian's even behind a version manager's shim
+# (pyenv's, first on PATH here: its interpreter is outside the cache key,
+# and each start costs a bash script); lab.sh adds its directory once.
+test_lab_runs_debians_python() {
+	local scratch got user_path
+	scratch=$(mktemp -d)
+	printf '#!/bin/sh\necho shim >&2; exit 1\n' >"$scratch/python3"
+	chmod +x "$scratch/python3"
+	# The PATH of a user's shell: the shim first, no lab directory yet.
+	user_path=$scratch:$(echo "$PATH" | tr : '\n' | grep -vx "$PROJECT_DIR/scripts/lib/bin" | paste -sd:)
+	got=$(PATH=$user_path bash -c '. "$1/scripts/lib/lab.sh"; . "$1/scripts/lib/lab.sh"
+		python3 -c "import sys; print(sys.executable)"
+		echo ":$PATH:" | grep -o ":$1/scripts/lib/bin:" | wc -l' _ "$PROJECT_DIR")
+	rm -rf "$scratch"
+	echo "with a failing python3 shim first on PATH, lab.sh's python3 is: $got"
+	[ "$(echo "$got" | sed -n 1p)" = /usr/bin/python3 ] ||
+		{ echo "the lab's python3 is not Debian's /usr/bin/python3"; return 1; }
+	[ "$(echo "$got" | sed -n 2p)" = 1 ] ||
+		{ echo "lab.sh, sourced twice, put its bin directory on PATH other than once"; return 1; }
 }
 
 # A misspelt key (GUEST_WORKLOAD for GUEST_WORKLOADS) and a missing
