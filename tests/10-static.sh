@@ -31,6 +31,7 @@ check:cache 120 test_shellcheck
 check 30 test_data_files_load
 check 30 test_misspelt_data_file_key_is_named
 check:cache 30 test_lab_runs_debians_python
+check:cache 30 test_trees_are_made_before_the_first_cacheable_test
 check 30 test_boot_targets_name_targets
 check 30 test_data_file_keys_documented
 check:cache 30 test_make_help_names_every_target
@@ -530,6 +531,29 @@ test_boot_targets_name_targets() {
 	[ "$(bash -c '. "$1/scripts/lib/lab.sh"; PROJECT_DIR=$2; set_targets typo' _ "$PROJECT_DIR" "$dir")" = x86_64 ] ||
 		{ echo "the set spelt right does not load"; return 1; }
 	rm -rf "$dir" "$out"
+}
+
+# In every tier the kernel tree and the series worktree are made before
+# the first cacheable test (see the top of this file): the key covers
+# both trees, and a pass stored under a key taken before the series
+# existed is never found again.
+test_trees_are_made_before_the_first_cacheable_test() {
+	local tier plan first tree series
+	for tier in check all; do
+		plan=$("$PROJECT_DIR/scripts/check.sh" --tier "$tier" --list)
+		first=$(echo "$plan" | grep -n '^[a-z]*:cache ' | head -n 1 | cut -d: -f1)
+		tree=$(echo "$plan" | grep -n ' test_tree_unpacked$' | cut -d: -f1)
+		series=$(echo "$plan" | grep -n ' test_series_applies_to_pristine$' | cut -d: -f1)
+		echo "$tier: tree at $tree, series at $series, first cacheable test at $first"
+		if [ -z "$first" ] || [ -z "$tree" ] || [ -z "$series" ]; then
+			echo "$tier: the plan lacks one of them"
+			return 1
+		fi
+		if [ "$tree" -gt "$first" ] || [ "$series" -gt "$first" ]; then
+			echo "$tier: a cacheable test runs before the trees are made"
+			return 1
+		fi
+	done
 }
 
 # The lab's Python is Debian's even behind a version manager's shim
