@@ -15,6 +15,7 @@
 #   make toolchains   sizes and codegen with gcc and with clang (LLVM=1), side by side
 #   make sparse   sparse (C=2) over the series' files: nothing new against vanilla
 #   make kcsan-planted   KCSAN catches a plain load of ->next planted in an RCU walk
+#   make kcsan | make debug | make targets   one table of make report-all, its boots alone (results/NAME.txt)
 #   make distcc-loopback   a small kernel through a distccd of its own on 127.0.0.1, and here alone
 #   make guest-bench   in-guest A/B: listbench module, hackbench, perf bench, tmpfs
 #   make uml-bench     the kernel's own iterators and swept paths on the real CPU (User-Mode Linux)
@@ -33,7 +34,7 @@ TARGET ?= x86_64
 CONFIG ?= qemu
 VARIANTS ?= default on
 
-.PHONY: help deps tree apply build boot check check-all report report-all bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect bisect-all sizes audit codegen toolchains sparse kcsan-planted distcc-loopback mail-series readme
+.PHONY: help deps tree apply build boot check check-all report report-all bench bench-quick bench-full verdict guest-bench uml-bench uml-kunit bisect bisect-all sizes audit codegen toolchains sparse kcsan-planted kcsan debug targets distcc-loopback mail-series readme
 
 help:
 	@sed -n 's/^#   make /  make /p' Makefile
@@ -127,6 +128,11 @@ sparse: apply
 
 kcsan-planted: apply
 	scripts/kcsan-planted.sh $(TARGET)
+
+# The KCSAN, debug or every target's boots, as make check-all runs them,
+# and their table: results/kcsan.txt, debug.txt, targets.txt.
+kcsan debug targets: apply
+	scripts/report.sh --table $@
 
 distcc-loopback: tree
 	scripts/distcc-loopback.sh

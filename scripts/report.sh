@@ -20,7 +20,9 @@
 # With --summary-only, only the summary of --all from the results that
 # exist (and results/targets.txt, debug.txt and kcsan.txt from them);
 # with --section NAME RUN_ID, one of those tables for the boots of one
-# run (make check-all's, whose run id its log names).
+# run (make check-all's, whose run id its log names); with --table NAME
+# (make kcsan, make debug, make targets), the table's boots run alone,
+# then the table.
 # shellcheck disable=SC2317 # functions called by name (tests, steps)
 set -euo pipefail
 # shellcheck source=scripts/lib/lab.sh
@@ -334,9 +336,49 @@ print_report() {
 	section_stage_times
 }
 
+# table_tests NAME: the tests of make check-all whose boots the table
+# NAME (targets, debug, kcsan) reads, as a pattern of their names.
+table_tests() {
+	case $1 in
+	targets) echo 'test_boot|test_list_prefetch_default|test_kunit_suites|test_iterator_prefetch_sites|test_built_with_clang' ;;
+	debug) echo 'test_debug_boot|test_debug_checkers_ran' ;;
+	kcsan) echo 'test_kcsan_boot|test_kcsan_checked_the_walks' ;;
+	*) die "no table '$1'" "name one of: targets, debug, kcsan" ;;
+	esac
+}
+
+# run_table NAME: the table NAME of make report-all remade alone: its
+# boots run through check.sh (in one run, whose id the table checks),
+# then results/NAME.txt written from them. The KCSAN table is two
+# kernels, not the hours of make report-all.
+run_table() {
+	local name=$1 status=0 tests plan line
+	local -a specs=()
+	tests=$(table_tests "$name")
+	plan=$("$PROJECT_DIR/scripts/check.sh" --tier all --list)
+	while read -r _ _ line; do
+		specs+=("$line")
+	done < <(echo "$plan" | grep -E "^[a-z:]+ [0-9]+ ($tests)( |$)")
+	[ ${#specs[@]} -gt 0 ] || die "make check-all plans no test for the table '$name'" \
+		"see 'scripts/check.sh --tier all --list'"
+	LIST_PREFETCH_RUN_ID=table-$name-$(date -u +%Y%m%dT%H%M%SZ)-$$
+	export LIST_PREFETCH_RUN_ID
+	log "report: the $name table: ${#specs[@]} tests of make check-all, run $LIST_PREFETCH_RUN_ID"
+	"$PROJECT_DIR/scripts/check.sh" "${specs[@]}" || status=$?
+	STAGE_TIMES_FILE=/dev/null
+	write_atomic "$RESULTS_DIR/$name.txt" stamped "section_$name"
+	cat "$RESULTS_DIR/$name.txt"
+	[ "$status" -eq 0 ] || log "report: some of the $name table's tests failed (above); the table shows each boot"
+	return "$status"
+}
+
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	local status=0
+	if [ "${1:-}" = --table ] && [ $# -eq 2 ]; then
+		run_table "$2"
+		return
+	fi
 	# --section NAME RUN_ID: one section (targets, debug, kcsan) of the
 	# boots of one run (make check-all's, say), as results/NAME.txt.
 	if [ "${1:-}" = --section ] && [ $# -eq 3 ]; then
@@ -359,7 +401,7 @@ main() {
 	case "${1:-}" in
 	--all) mode=all name=report-all ;;
 	"") ;;
-	*) die "unknown argument '$1'" "usage: $0 [--all | --summary-only | --section NAME RUN_ID]" ;;
+	*) die "unknown argument '$1'" "usage: $0 [--all | --summary-only | --section NAME RUN_ID | --table NAME]" ;;
 	esac
 	REPORT_COMMAND="make $name"
 	mkdir -p "$RESULTS_DIR"

@@ -33,6 +33,7 @@ check:cache 60 test_count_prefetches_reads_arm64
 check:cache 60 test_result_of_an_earlier_run_is_refused
 check:cache 30 test_apt_update_outlasts_a_mirror_sync
 check:cache 60 test_report_goes_on_past_a_failed_step
+check:cache 60 test_report_remakes_one_table_alone
 PLAN
 }
 
@@ -502,6 +503,56 @@ STEPS
 		status=1
 	fi
 	tail -n 5 "$scratch/out"
+	rm -rf "$scratch"
+	return "$status"
+}
+
+# report.sh --table kcsan (make kcsan): runs through check.sh exactly
+# the KCSAN boots and checks of make check-all's plan, in one run, and
+# writes results/kcsan.txt from that run's boots; a failing test makes
+# it exit non-zero with the table still written. check.sh is a stand-in
+# that prints a plan and writes a boot result per test_kcsan_boot.
+test_report_remakes_one_table_alone() {
+	local scratch status=0 run_status
+	scratch=$(scratch_project)
+	mkdir -p "$scratch/results"
+	cat >"$scratch/scripts/check.sh" <<'STANDIN'
+#!/bin/sh
+if [ "$1" = --tier ]; then
+	printf '%s\n' "all 3600 test_kcsan_boot x86_64 default" \
+		"all 60 test_kcsan_checked_the_walks x86_64 default" \
+		"all 3600 test_kcsan_boot x86_64 on" "all 60 test_kcsan_checked_the_walks x86_64 on" \
+		"all 5400 test_kcsan_catches_a_plain_next_load x86_64" "all 3600 test_debug_boot x86_64 on"
+	exit 0
+fi
+for spec; do
+	echo "$spec" >>"$STEP_LOG"
+	set -- $spec
+	[ "$1" = test_kcsan_boot ] || continue
+	printf '{"run_id": "%s", "target": "%s", "variant": "%s", "list_prefetch": "%s", "status": "pass", "splats": [], "problems": [], "guest_output": ["rcutorture: End of test: SUCCESS"], "suites": {"list_prefetch": {"passed": 9, "failed": 0}}}\n' \
+		"$LIST_PREFETCH_RUN_ID" "$2" "$3" "$([ "$3" = on ] && echo y || echo n)" >"$RESULTS_DIR/boot-$2-kcsan-$3.json"
+done
+exit "${STANDIN_STATUS:-0}"
+STANDIN
+	chmod +x "$scratch/scripts/check.sh"
+	STEP_LOG=$scratch/steps RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
+		bash "$scratch/scripts/report.sh" --table kcsan >"$scratch/out" 2>&1 ||
+		{ echo "report.sh --table kcsan failed:"; cat "$scratch/out"; status=1; }
+	printf '%s\n' "test_kcsan_boot x86_64 default" "test_kcsan_checked_the_walks x86_64 default" \
+		"test_kcsan_boot x86_64 on" "test_kcsan_checked_the_walks x86_64 on" >"$scratch/want"
+	diff -u "$scratch/want" "$scratch/steps" ||
+		{ echo "report.sh --table kcsan: want exactly these tests, in one run"; status=1; }
+	cat "$scratch/results/kcsan.txt"
+	if [ "$(grep -Ec '^ +x86_64 +(default|on) +LIST_PREFETCH=[ny] pass ' "$scratch/results/kcsan.txt")" -ne 2 ]; then
+		echo "results/kcsan.txt: want a row of this run for x86_64 default and on"
+		status=1
+	fi
+	: >"$scratch/steps"
+	run_status=0
+	STANDIN_STATUS=1 STEP_LOG=$scratch/steps RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
+		bash "$scratch/scripts/report.sh" --table kcsan >"$scratch/out" 2>&1 || run_status=$?
+	[ "$run_status" -ne 0 ] || { echo "report.sh --table exited 0 with a failed test"; status=1; }
+	[ -s "$scratch/results/kcsan.txt" ] || { echo "no table after a failed test"; status=1; }
 	rm -rf "$scratch"
 	return "$status"
 }
