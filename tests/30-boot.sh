@@ -170,16 +170,19 @@ test_kunit_suites() {
 	read -ra suites <<<"$(required_suites | xargs)"
 	[ ${#suites[@]} -gt 0 ] || { echo "$1 $2: no required KUnit suite: nothing would be checked"; return 1; }
 	file=$(result_json "$1" "$2")
-	value=$(result_field "$1" "$2" 'r["list_prefetch"]')
-	# One read of the result for every suite: passed, failed, skipped.
+	# One read of the result: LIST_PREFETCH, then each suite's passed,
+	# failed and skipped.
 	rows=$(python3 - "$file" "${suites[@]}" <<'PY'
 import json, sys
-suites = json.load(open(sys.argv[1]))["suites"]
+r = json.load(open(sys.argv[1]))
+print(r["list_prefetch"])
 for name in sys.argv[2:]:
-    s = suites.get(name, {})
+    s = r["suites"].get(name, {})
     print(name, s.get("passed", 0), s.get("failed", 0), s.get("skipped", 0))
 PY
 	)
+	value=$(echo "$rows" | sed -n 1p)
+	rows=$(echo "$rows" | sed 1d)
 	[ "$(echo "$rows" | grep -c .)" -eq ${#suites[@]} ] ||
 		{ echo "$1 $2: read ${#suites[@]} suites' counts, got: $rows"; return 1; }
 	while read -r suite passed failed skipped; do

@@ -60,8 +60,7 @@ test_list_h_includes_do_not_depend_on_the_option() {
 	# The three builds' objects, which include-graph.sh reads: made by
 	# test_codegen_matches_vanilla earlier in this run, else made here.
 	local made_in
-	made_in=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("run_id"))' \
-		"$RESULTS_DIR/codegen-$1.json" 2>/dev/null || echo none)
+	made_in=$(run_id_of "$RESULTS_DIR/codegen-$1.json" 2>/dev/null || echo none)
 	if [ -z "${LIST_PREFETCH_RUN_ID:-}" ] || [ "$made_in" != "$LIST_PREFETCH_RUN_ID" ]; then
 		"$PROJECT_DIR/scripts/codegen.sh" "$1" >/dev/null
 	fi

@@ -20,13 +20,18 @@ skip() {
 	exit "$SKIP"
 }
 
+# run_id_of FILE: the run that wrote a result (its "run_id"), or none.
+run_id_of() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("run_id", "none"))' "$1"
+}
+
 # result_json TARGET VARIANT [CONFIG_SET]: the path of a boot's result,
 # but only if this run wrote it: a file an earlier run left behind (its
 # boot did not run, or failed, this time) fails the test instead.
 result_json() {
 	local file=$RESULTS_DIR/boot-$1-${3:-qemu}-$2.json run
 	[ -f "$file" ] || { echo "no result $file: its boot did not pass in this run" >&2; return 1; }
-	run=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("run_id", "none"))' "$file")
+	run=$(run_id_of "$file")
 	if [ "$run" != "${LIST_PREFETCH_RUN_ID:-}" ]; then
 		echo "$file is from run '$run', not this run '${LIST_PREFETCH_RUN_ID:-}': its boot did not pass in this run" >&2
 		return 1
