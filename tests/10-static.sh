@@ -128,8 +128,9 @@ test_failure_gallery_is_this_runs() {
 # patch that sweeps a path (07-10) are what scripts/lib/series_figures.py
 # makes of the UML run the README quotes, and so are the cover's quotes
 # of codegen, sizes, include graph, KCSAN and bisect (each as its file in
-# results/examples/ holds it): a result remade and the series left citing
-# the old one (or a figure edited by hand) fails here.
+# results/examples/ holds it; of another configuration's bisect record,
+# the tally): a result remade and the series left citing the old one (or
+# a figure edited by hand) fails here.
 test_series_cites_the_quoted_results() {
 	local scratch
 	scratch=$(mktemp -d)
@@ -148,7 +149,8 @@ test_series_cites_the_quoted_results() {
 	local quoted
 	quoted=$(grep -c '^  (results/examples/[^,]*, project [0-9a-f]*, ' "$PROJECT_DIR/patches/0000-cover-letter.patch")
 	echo "$cited patches cite the UML run; the cover letter quotes $quoted results"
-	[ "$quoted" -eq 5 ] || { echo "want the cover letter to quote 5 results with their source lines"; status=1; }
+	[ "$quoted" -ge 5 ] ||
+		{ echo "want the cover letter to quote at least 5 results with their source lines"; status=1; }
 	[ "$cited" -eq 5 ] || { echo "want the cover and patches 07-10 to cite it"; status=1; }
 	[ "$status" -eq 0 ] ||
 		echo "fix: scripts/lib/series_figures.py results/examples/uml-bench.txt --apply patches"

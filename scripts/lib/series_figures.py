@@ -6,10 +6,12 @@
   series_figures.py RESULT --apply DIR  write them into the series in DIR
 
 RESULT is results/uml-bench.txt (make uml-bench). The cover letter also
-quotes the results beside it (QUOTES: codegen, sizes, include graph,
-KCSAN, bisect), each as the file holds it (or the part SELECT keeps),
-indented, between the paragraph that introduces it and its source line
-'  (results/examples/NAME, project COMMIT, DATE)'. The cover letter's
+quotes each result beside it that a source line of its own names,
+'  (results/examples/NAME, project COMMIT, DATE)': all of QUOTES
+(codegen, sizes, include graph, KCSAN, the x86_64 bisect), as the file
+holds it or the part QUOTES keeps, and the bisect record of any other
+configuration, its tally (bisect_part); each indented, between the
+paragraph that introduces it and its source line. The cover letter's
 section runs from its first line (FIRST) to 'Not measured:'; each patch
 that sweeps a path (07-10) has a block from 'Measured natively:' to the
 blank line before 'The workload:' (or, where it has none yet, one is put
@@ -132,6 +134,22 @@ def sizes_part(lines):
     return out[:-1]
 
 
+def bisect_part(lines):
+    """Of a bisect record of one more configuration: its config and
+    compiler lines, the tally of its steps per variant, and every step
+    that did not build (the x86_64 record is quoted whole)."""
+    rows = [x.split() for x in lines if re.match(r"^(ok|FAILED)\s+\d+ ", x)]
+    if not rows:
+        raise SystemExit("series_figures: a bisect record without a step")
+    tally = []
+    for variant in dict.fromkeys(r[2] for r in rows):
+        mine = [r for r in rows if r[2] == variant]
+        ok = sum(r[0] == "ok" for r in mine)
+        tally.append(f"{variant}: {ok} of {len(mine)} steps build")
+    failed = [x for x in lines if x.startswith("FAILED")]
+    return lines[:2] + ["; ".join(tally)] + failed
+
+
 # The results the cover letter quotes, and the part of each it shows.
 QUOTES = {
     "codegen-x86_64.txt": None,
@@ -140,6 +158,22 @@ QUOTES = {
     "kcsan.txt": None,
     "bisect-x86_64.txt": None,
 }
+# Beside those, the cover may quote the bisect record of any other
+# configuration (a source line of its own names it): the tally only.
+OTHER_BISECT = re.compile(r"bisect-[a-z0-9_-]+\.txt$")
+
+
+def quoted_names(cover):
+    """The results COVER quotes: QUOTES, each, and the other bisect
+    records it names."""
+    names = re.findall(r"^  \(results/examples/([^,]+), ", cover, re.M)
+    missing = [q for q in QUOTES if q not in names]
+    unknown = [n for n in names if n not in QUOTES and not OTHER_BISECT.match(n)]
+    if missing or unknown:
+        raise SystemExit("series_figures: the cover letter must quote " + ", ".join(QUOTES)
+                         + (f"; it lacks {', '.join(missing)}" if missing else "")
+                         + (f"; nothing here makes {', '.join(unknown)}" if unknown else ""))
+    return names
 
 
 def quote(result_dir, name):
@@ -147,7 +181,8 @@ def quote(result_dir, name):
     lines = open(os.path.join(result_dir, name)).read().splitlines()
     m = re.match(r"# project (\S+), (\S+?)[;\s]", lines[0])
     body = lines[1:]
-    body = QUOTES[name](body) if QUOTES[name] else body
+    part = QUOTES.get(name, bisect_part)
+    body = part(body) if part else body
     return ([("  " + x).rstrip() for x in body],
             f"  (results/examples/{name}, project {m.group(1)}, {m.group(2)})")
 
@@ -198,7 +233,7 @@ def main():
         old = open(name).read()
         if nr == "0000":
             new = put_cover_section(old, text)
-            for quoted in QUOTES:
+            for quoted in quoted_names(new):
                 new = put_quote(new, quoted, *quote(os.path.dirname(sys.argv[1]), quoted))
         else:
             new = put_patch_block(old, text)
