@@ -18,14 +18,19 @@ usage() {
 	exit 2
 }
 
+# configure_step SRC OUT VARIANT: the step's .config, as the lab's build
+# of the same tree would have it (write_config); then check that its
+# LIST_PREFETCH is the variant's wherever the step's architecture offers
+# the option (before x86 does, at patch 1, it can only be unset).
 configure_step() {
-	local src=$1 out=$2 variant=$3
-	local -a frags
-	mapfile -t frags < <(config_fragments "$variant")
-	kbuild_args
-	make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" "$BASE" >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
-	make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" olddefconfig >/dev/null
+	local out=$2 variant=$3 want=n got
+	write_config "$@"
+	[ "$(config_value ARCH_HAS_LIST_PREFETCH "$out/.config")" != y ] ||
+		want=$(expected_list_prefetch "$variant")
+	got=$(config_value LIST_PREFETCH "$out/.config")
+	[ "$got" = "$want" ] ||
+		die "the $variant variant of $TARGET got LIST_PREFETCH=$got at step $step, want $want" \
+			"see write_config in scripts/lib/lab.sh: the step must be configured as scripts/configure.sh configures the lab's builds"
 }
 
 build_step() {

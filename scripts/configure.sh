@@ -40,17 +40,6 @@ missing_options() {
 	done
 }
 
-# forget_base_answers CONFIG: drop the base's answer for each symbol of
-# the set's KEEP_DEFAULT. tinyconfig answers every visible prompt 'n';
-# without its answer a symbol takes its Kconfig default (the one a
-# defconfig build gets) unless a fragment sets it.
-forget_base_answers() {
-	local config=$1 symbol
-	for symbol in ${KEEP_DEFAULT:-}; do
-		sed -i -e "/^$symbol=/d" -e "/^# $symbol is not set\$/d" "$config"
-	done
-}
-
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac
@@ -70,11 +59,7 @@ main() {
 	fi
 	mkdir -p "$out"
 	rm -f "$out/.lp-config"
-	kbuild_args
-	run make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" "$BASE" >/dev/null
-	forget_base_answers "$out/.config"
-	run "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
-	run make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" olddefconfig >/dev/null
+	write_config "$src" "$out" "$VARIANT"
 	missing=$(missing_options "$out/.config" "${frags[@]}")
 	if [ -n "$missing" ]; then
 		local -a lines

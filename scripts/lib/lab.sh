@@ -712,6 +712,28 @@ config_fragments() {
 	echo "$PROJECT_DIR/configs/variants/$1.config"
 }
 
+# write_config SRC OUT VARIANT: OUT/.config of the loaded target and
+# config set: the set's base (tinyconfig, defconfig) without its answers
+# for KEEP_DEFAULT, the fragments, then olddefconfig. configure.sh and
+# bisect-build.sh both write theirs here, so that a step of the bisect
+# is configured as the lab's build of the same tree is (the K7's
+# default LIST_PREFETCH=y included).
+write_config() {
+	local src=$1 out=$2 variant=$3 symbol
+	local -a frags
+	mapfile -t frags < <(config_fragments "$variant")
+	kbuild_args
+	run make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" "$BASE" >/dev/null
+	# tinyconfig answers every visible prompt 'n'; without its answer a
+	# symbol takes its Kconfig default (the one a defconfig build gets)
+	# unless a fragment sets it.
+	for symbol in ${KEEP_DEFAULT:-}; do
+		sed -i -e "/^$symbol=/d" -e "/^# $symbol is not set\$/d" "$out/.config"
+	done
+	run "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
+	run make -s -C "$src" O="$out" "${KBUILD_ARGS[@]}" olddefconfig >/dev/null
+}
+
 # qemu_args ARGS...: the target's QEMU_ARGS, then the given ones; an
 # option given again replaces the target's ("-smp 2" its "-smp 1"),
 # since QEMU itself would not take the later of the two.
