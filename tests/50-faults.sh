@@ -19,6 +19,8 @@ check:cache 120 test_parse_fails_without_init
 check:cache 120 test_parse_fails_on_expedited_stall
 check:cache 120 test_parse_fails_on_arm64_call_trace
 check:cache 120 test_parse_fails_on_slub_report
+check:cache 120 test_parse_fails_on_kcsan_report
+check:cache 120 test_parse_sets_aside_a_known_race
 check:cache 120 test_boot_fails_on_timeout
 check:cache 120 test_boot_fails_on_panic
 check:cache 300 test_configure_names_lost_options
@@ -116,6 +118,31 @@ test_parse_fails_on_arm64_call_trace() {
 test_parse_fails_on_slub_report() {
 	parse_doctored_log '/# Subtest: hlist/i [    1.0] BUG kmalloc-64 (Not tainted): Poison overwritten' \
 		'splat: BUG kmalloc-64 \(Not tainted\): Poison overwritten'
+}
+
+# A KCSAN report of a race the known list does not name fails the boot,
+# though its function is one the list names for a race with another.
+test_parse_fails_on_kcsan_report() {
+	parse_doctored_log '/# Subtest: hlist/i [    1.0] BUG: KCSAN: data-race in wq_worker_running / hlist_test_for_each' \
+		'splat: BUG: KCSAN: data-race in wq_worker_running / hlist_test_for_each'
+}
+
+# A race configs/kcsan-known-races.txt lists is set aside, named, and
+# does not fail the boot: one of unknown origin, titled with an offset
+# its build gave it, is matched without it.
+test_parse_sets_aside_a_known_race() {
+	local scratch status=0
+	scratch=$(scratch_cache)
+	sed -i '/# Subtest: hlist/i [    1.0] BUG: KCSAN: data-race in wq_worker_running+0x1a/0xcb' \
+		"$scratch/build/x86_64-qemu-default/console.log"
+	LIST_PREFETCH_CACHE=$scratch RESULTS_DIR=$scratch/results \
+		"$PROJECT_DIR/scripts/parse.sh" x86_64 default qemu >"$scratch/out" 2>&1 || status=1
+	cat "$scratch/out"
+	[ "$status" -eq 0 ] || echo "parse.sh failed on a known race"
+	grep -q 'known race, outside the series (configs/kcsan-known-races.txt): BUG: KCSAN: data-race in wq_worker_running+0x1a/0xcb$' \
+		"$scratch/out" || { echo "the known race is not named"; status=1; }
+	rm -rf "$scratch"
+	return "$status"
 }
 
 # project_with_init SCRIPT: a copy of the project whose guest/init is
