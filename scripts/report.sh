@@ -206,8 +206,8 @@ try:
         known_file = os.path.join(os.path.dirname(sys.argv[2]), "known-races.txt")
         known = open(known_file).read().splitlines() if os.path.exists(known_file) else []
         reports = len(re.findall("BUG: KCSAN:", log))
-        print(f"      KCSAN data-race reports: {reports}: {len(known)} known (outside the series), "
-              f"{reports - len(known)} new")
+        print(f"      KCSAN data-race reports: {reports} ({len(known)} known, outside the series; "
+              f"{reports - len(known)} new)")
         for title in known:
             print(f"        known: {title}")
 except OSError:
