@@ -38,10 +38,12 @@ import sys
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The helpers (tiers.py and the formatters) live in scripts/lib/.
 sys.path.insert(0, os.path.join(PROJECT, "scripts", "lib"))
-# The config sets of the checker kernels (debug, kcsan): only their own
-# boots read them, never a measured figure.
+# The config sets of the checker kernels (debug, kcsan) and the KCSAN
+# races parse.sh sets aside: only their own boots read them, never a
+# measured figure.
 CHECKER_CONFIGS = [":(exclude)configs/debug.config", ":(exclude)configs/sets/debug.conf",
-                   ":(exclude)configs/kcsan.config", ":(exclude)configs/sets/kcsan.conf"]
+                   ":(exclude)configs/kcsan.config", ":(exclude)configs/sets/kcsan.conf",
+                   ":(exclude)configs/kcsan-known-races.txt"]
 SERIES = ["patches", "configs"] + CHECKER_CONFIGS
 # The series as the kernels without KUnit build it (defconfig, UML's
 # bench kernel): its code but the KUnit test files (KUNIT_TESTS).
