@@ -134,6 +134,18 @@ def sizes_part(lines):
     return out[:-1]
 
 
+def runs_of_values(steps):
+    """[(step, value)] as 'n at step 1', 'y at steps 2-14': one per run
+    of consecutive steps with the same value."""
+    runs = []
+    for step, value in steps:
+        if runs and runs[-1][2] == value and runs[-1][1] == step - 1:
+            runs[-1][1] = step
+        else:
+            runs.append([step, step, value])
+    return [f"{v} at step {a}" if a == b else f"{v} at steps {a}-{b}" for a, b, v in runs]
+
+
 def bisect_part(lines):
     """Of a bisect record of one more configuration: its config and
     compiler lines, the tally of its steps per variant, and every step
@@ -145,7 +157,8 @@ def bisect_part(lines):
     for variant in dict.fromkeys(r[2] for r in rows):
         mine = [r for r in rows if r[2] == variant]
         ok = sum(r[0] == "ok" for r in mine)
-        tally.append(f"{variant}: {ok} of {len(mine)} steps build")
+        tally.append(f"{variant}: {ok} of {len(mine)} steps build, LIST_PREFETCH "
+                     + ", ".join(runs_of_values([(int(r[1]), r[3]) for r in mine])))
     failed = [x for x in lines if x.startswith("FAILED")]
     return lines[:2] + ["; ".join(tally)] + failed
 
