@@ -191,7 +191,7 @@ test_mail_series_signs_as_the_sender() {
 		echo "a series was written without a sender identity"
 		return 1
 	fi
-	echo "$out" | grep -q 'no sender identity' || { echo "the refusal does not say why: $out"; return 1; }
+	grep -q 'no sender identity' <<<"$out" || { echo "the refusal does not say why: $out"; return 1; }
 	[ ! -e "$scratch/none" ] || { echo "the refusal left $scratch/none behind"; return 1; }
 	echo "$nr patches signed by the sender; refused without an identity"
 	rm -rf "$scratch"
@@ -276,9 +276,9 @@ test_probe_hangs() { sleep 60; }')
 		'^  \| ok 3 test_probe_skips # SKIP no such thing here$' '^  \| not ok 4 test_probe_hangs$' \
 		'^  \| # timed out after 2s ' '^  \| not ok 5 test_probe_subst_fails$' \
 		'^  \| 1 passed, 3 failed, 1 skipped$' '^exit status 1$'; do
-		echo "$out" | grep -qE -- "$want" || { echo "missing: /$want/"; return 1; }
+		grep -qE -- "$want" <<<"$out" || { echo "missing: /$want/"; return 1; }
 	done
-	! echo "$out" | grep -q '^  | # after$' || { echo "the failing middle command did not stop its test"; return 1; }
+	! grep -q '^  | # after$' <<<"$out" || { echo "the failing middle command did not stop its test"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -315,9 +315,9 @@ test_probe_after() { true; }
 STAGE
 	out=$(probe_stages "$scratch")
 	echo "$out"
-	echo "$out" | grep -q 'the plan of .*10-probe.sh failed' || { echo "the failing plan is not named"; return 1; }
-	! echo "$out" | grep -q '^exit status 0$' || { echo "the run passed on a broken plan"; return 1; }
-	! echo "$out" | grep -q 'passed, ' || { echo "tests ran on a broken plan"; return 1; }
+	grep -q 'the plan of .*10-probe.sh failed' <<<"$out" || { echo "the failing plan is not named"; return 1; }
+	! grep -q '^exit status 0$' <<<"$out" || { echo "the run passed on a broken plan"; return 1; }
+	! grep -q 'passed, ' <<<"$out" || { echo "tests ran on a broken plan"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -335,12 +335,12 @@ STAGE
 	echo test_probe_passes >"$scratch/tests/manifest-check.txt"
 	out=$(probe_stages "$scratch")
 	echo "$out"
-	echo "$out" | grep -q 'planned, not in the manifest: test_probe_new' ||
+	grep -q 'planned, not in the manifest: test_probe_new' <<<"$out" ||
 		{ echo "the unlisted test is not named"; return 1; }
-	! echo "$out" | grep -q '^exit status 0$' || { echo "the run passed with a plan off its manifest"; return 1; }
+	! grep -q '^exit status 0$' <<<"$out" || { echo "the run passed with a plan off its manifest"; return 1; }
 	printf '%s\n' test_probe_passes test_probe_new >"$scratch/tests/manifest-check.txt"
 	out=$(probe_stages "$scratch")
-	echo "$out" | grep -q '^  | 2 passed, 0 failed$' || { echo "the updated manifest did not let the run go on"; echo "$out"; return 1; }
+	grep -q '^  | 2 passed, 0 failed$' <<<"$out" || { echo "the updated manifest did not let the run go on"; echo "$out"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -388,10 +388,10 @@ check 30 test_probe_boots_nothing" '
 test_probe_reuses() { echo "x86_64-qemu-default 2026-01-01T00:00Z" >>"$BOOT_REUSED_LOG"; }
 test_probe_boots_nothing() { true; }')
 	echo "$out"
-	echo "$out" | grep -q '^  | ok 1 test_probe_reuses # reused boot: x86_64-qemu-default of 2026-01-01T00:00Z$' ||
+	grep -q '^  | ok 1 test_probe_reuses # reused boot: x86_64-qemu-default of 2026-01-01T00:00Z$' <<<"$out" ||
 		{ echo "the reused boot is not marked"; return 1; }
-	echo "$out" | grep -q '^  | ok 2 test_probe_boots_nothing$' || { echo "a test without boots is marked"; return 1; }
-	echo "$out" | grep -q '^  | # reused: 1 boots' || { echo "the reused boots are not counted"; return 1; }
+	grep -q '^  | ok 2 test_probe_boots_nothing$' <<<"$out" || { echo "a test without boots is marked"; return 1; }
+	grep -q '^  | # reused: 1 boots' <<<"$out" || { echo "the reused boots are not counted"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -410,13 +410,13 @@ test_probe_fails() { false; }'
 	out=$(probe_runner "$scratch" "$plan" "$body")
 	echo "second run:"
 	echo "$out"
-	echo "$out" | grep -q '^  | ok 1 test_probe_passes # cached: ' || { echo "the pass was not cached"; return 1; }
-	echo "$out" | grep -q '^  | not ok 2 test_probe_fails$' || { echo "the failure was not run again"; return 1; }
+	grep -q '^  | ok 1 test_probe_passes # cached: ' <<<"$out" || { echo "the pass was not cached"; return 1; }
+	grep -q '^  | not ok 2 test_probe_fails$' <<<"$out" || { echo "the failure was not run again"; return 1; }
 	out=$(probe_runner "$scratch" "$plan" "$body
 # an input changed")
 	echo "after a change of the tests:"
 	echo "$out"
-	echo "$out" | grep -q '^  | ok 1 test_probe_passes$' || { echo "a changed input did not run the test again"; return 1; }
+	grep -q '^  | ok 1 test_probe_passes$' <<<"$out" || { echo "a changed input did not run the test again"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -435,16 +435,16 @@ test_runner_cache_key_covers_tools_and_environment() {
 	body='test_probe_passes() { echo ran; }'
 	probe_runner "$scratch" "$plan" "$body" >/dev/null
 	out=$(probe_runner "$scratch" "$plan" "$body")
-	echo "$out" | grep -q '^  | ok 1 test_probe_passes # cached: ' || { echo "the same inputs did not hit"; echo "$out"; return 1; }
-	echo "$out" | grep -q '^  | # cached: 1 of the 1 passes' || { echo "the cached passes are not counted"; echo "$out"; return 1; }
+	grep -q '^  | ok 1 test_probe_passes # cached: ' <<<"$out" || { echo "the same inputs did not hit"; echo "$out"; return 1; }
+	grep -q '^  | # cached: 1 of the 1 passes' <<<"$out" || { echo "the cached passes are not counted"; echo "$out"; return 1; }
 	out=$(PATH=$shims:$PATH probe_runner "$scratch" "$plan" "$body")
 	echo "with a shim first in PATH:"
 	echo "$out"
-	echo "$out" | grep -q '^  | ok 1 test_probe_passes$' || { echo "a shim on PATH did not run the test again"; return 1; }
+	grep -q '^  | ok 1 test_probe_passes$' <<<"$out" || { echo "a shim on PATH did not run the test again"; return 1; }
 	out=$(ACCEL=kvm probe_runner "$scratch" "$plan" "$body")
 	echo "with ACCEL=kvm:"
 	echo "$out"
-	echo "$out" | grep -q '^  | ok 1 test_probe_passes$' || { echo "a steering variable did not run the test again"; return 1; }
+	grep -q '^  | ok 1 test_probe_passes$' <<<"$out" || { echo "a steering variable did not run the test again"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -505,6 +505,14 @@ test_shellcheck() {
 	cd "$PROJECT_DIR" || return 1
 	run shellcheck -x scripts/*.sh scripts/lib/*.sh tests/*.sh .ci/run
 	run shellcheck -s sh guest/init guest/workloads/*.sh scripts/lib/bin/python3
+	# bash's echo writes a line at a time, so 'echo "$out" | grep -q' can
+	# find its line and exit while echo still writes: echo dies of
+	# SIGPIPE and, under pipefail, a match reads as a failure (1 in 2000
+	# runs idle, more under load). grep -q PATTERN <<<"$out" reads no pipe.
+	local piped
+	piped=$(grep -nE '(^|[^[:alnum:]_])(echo|printf)[[:space:]][^|]*\|[[:space:]]*grep[[:space:]]+-[[:alpha:]]*q' \
+		scripts/*.sh scripts/lib/*.sh tests/*.sh .ci/run | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#') || true
+	[ -z "$piped" ] || { echo "echo piped into grep -q (use grep -q ... <<<\"\$var\"):"; echo "$piped"; return 1; }
 }
 
 test_data_files_load() {
@@ -804,7 +812,7 @@ test_checkpatch_strict() {
 		checked=$((checked + 1))
 		out=$(checkpatch_outside_git "$patch" 2>&1) || true
 		echo "${patch##*/}: $(echo "$out" | grep '^total:')"
-		if ! echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+		if ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
 			echo "$out" | grep -E '^(ERROR|WARNING|CHECK)' -A3
 			failed=1
 		fi
@@ -830,14 +838,14 @@ test_guest_programs() {
 	"$bin/stress" 1
 	if "$bin/metabench" 0 2>/dev/null; then echo "metabench took 0 files"; return 1; fi
 	rm -rf "$bin"
-	local module
+	local module out
 	for module in listbench/listbench.c umlbench/umlbench.c; do
-		checkpatch_outside_git "$PROJECT_DIR/guest/$module" --no-tree -f |
-			tee /dev/stderr | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
+		out=$(checkpatch_outside_git "$PROJECT_DIR/guest/$module" --no-tree -f) || true
+		echo "$out"
+		grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out" ||
 			{ echo "checkpatch: guest/$module"; return 1; }
 	done
 	# A new file under arch/um/ is covered by MAINTAINERS' UML entry.
-	local out
 	out=$(checkpatch_outside_git "$PROJECT_DIR"/lab/um/*.patch --ignore FILE_PATH_CHANGES) || true
 	echo "$out"
 	grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out" || { echo "checkpatch: lab/um/"; return 1; }

@@ -411,7 +411,7 @@ test_count_prefetches_reads_arm64() {
 	rm -rf "$scratch"
 	local want
 	for want in total=4 insn_prfm=2 insn_prfum=2 prfm_pldl1keep=2 prfm_pstl1keep=1 prfm_pstl1strm=1; do
-		echo "$out" | grep -qx "$want" || { echo "missing: $want"; return 1; }
+		grep -qx "$want" <<<"$out" || { echo "missing: $want"; return 1; }
 	done
 }
 
@@ -429,7 +429,7 @@ test_result_of_an_earlier_run_is_refused() {
 		status=1
 	else
 		echo "$out"
-		echo "$out" | grep -q "from run 'check-earlier', not this run" || status=1
+		grep -q "from run 'check-earlier', not this run" <<<"$out" || status=1
 	fi
 	rm -rf "$scratch"
 	return "$status"
