@@ -32,32 +32,18 @@ static struct line *chase(struct line *p, size_t hops)
 	return p;
 }
 
-/* Anonymous memory of this process in huge pages, from smaps_rollup. */
-static size_t anon_huge_bytes(void)
-{
-	char line[256];
-	size_t kib = 0;
-	FILE *f = fopen("/proc/self/smaps_rollup", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "AnonHugePages: %zu kB", &kib) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kib * 1024;
-}
-
 double chase_latency(size_t bytes, bool huge, unsigned long seed)
 {
 	size_t lines = bytes / LINE, i, hops, warm;
 	struct line *mem, *volatile end;
+	enum page_kind got;
 	size_t *order;
 	double best = -1.0;
 	int trial;
 
 	if (lines < 2)
 		return -1.0;
-	mem = bench_map(bytes, huge);
+	mem = bench_map(bytes, huge ? PAGES_THP : PAGES_4K, &got);
 	order = malloc(lines * sizeof(*order));
 	if (!mem || !order) {
 		bench_unmap(mem, bytes);
@@ -72,7 +58,7 @@ double chase_latency(size_t bytes, bool huge, unsigned long seed)
 		mem[order[i]].next = &mem[order[(i + 1) % lines]];
 	free(order);
 	/* Below half in huge pages, a "huge" figure would be a 4 KiB one. */
-	if (huge && bytes >= ((size_t)4 << 20) && anon_huge_bytes() < bytes / 2) {
+	if (huge && bytes >= ((size_t)4 << 20) && got != PAGES_THP) {
 		bench_unmap(mem, bytes);
 		return 0.0;
 	}
@@ -115,17 +101,20 @@ bool huge_pages_available(void)
  * L1's, a set of half the L2 gives L2's, sets far beyond the LLC give
  * memory's (the fastest of them: the largest also pay for translation).
  * A size is in the fastest level whose latency it stays within 1.5x of,
- * memory once it is at 60 % of memory latency or more, the LLC between;
- * past L2, 4 KiB pages costing 25 % over 2 MiB ones make it TLB-bound.
+ * memory once it is at 60 % of memory latency or more, the LLC between,
+ * all judged in 2 MiB pages where the kernel grants them (the memory
+ * level without the cost of translation). Past L2, 4 KiB pages costing
+ * more than 10 % over 2 MiB ones make the set translation-bound: its
+ * 4 KiB cells are labelled TLB+<level>.
  */
 static void classify(struct latency_point *points, size_t n, double l1_ns,
-		     double l2_ns, double dram_ns, bool huge)
+		     double l2_ns, double dram_ns)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		struct latency_point *p = &points[i];
-		double ns = huge && p->ns_huge > 0 ? p->ns_huge : p->ns_small;
+		double ns = p->ns_huge > 0 ? p->ns_huge : p->ns_small;
 
 		if (ns <= 1.5 * l1_ns)
 			p->regime = REGIME_L1;
@@ -135,23 +124,22 @@ static void classify(struct latency_point *points, size_t n, double l1_ns,
 			p->regime = REGIME_DRAM;
 		else
 			p->regime = REGIME_LLC;
-		if (huge && p->ns_huge > 0 && p->regime >= REGIME_LLC &&
-		    p->ns_small >= 1.25 * p->ns_huge)
-			p->regime = REGIME_TLB;
+		p->translation_bound = p->ns_huge > 0 && p->regime >= REGIME_LLC &&
+			p->ns_small > TLB_BOUND * p->ns_huge;
 	}
 }
 
 /* Memory latency: the fastest set of 4x the LLC or more, or the largest. */
 static double memory_latency(const struct latency_point *points, size_t n,
-			     size_t llc_bytes, bool huge)
+			     size_t llc_bytes)
 {
-	double best = points[n - 1].ns_small;
+	double best = -1;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		double ns = huge && points[i].ns_huge > 0 ? points[i].ns_huge : points[i].ns_small;
+		double ns = points[i].ns_huge > 0 ? points[i].ns_huge : points[i].ns_small;
 
-		if (points[i].bytes >= 4 * llc_bytes && ns < best)
+		if ((points[i].bytes >= 4 * llc_bytes || i == n - 1) && (best < 0 || ns < best))
 			best = ns;
 	}
 	return best;
@@ -168,8 +156,7 @@ double latency_sweep(struct latency_point *points, size_t n, size_t l2_bytes,
 		return -1.0;
 	for (i = 0; i < n; i++) {
 		points[i].ns_small = chase_latency(points[i].bytes, false, 7 + i);
-		points[i].ns_huge = huge ?
-			chase_latency(points[i].bytes, true, 7 + i) : points[i].ns_small;
+		points[i].ns_huge = huge ? chase_latency(points[i].bytes, true, 7 + i) : 0;
 		if (points[i].ns_small < 0 || points[i].ns_huge < 0)
 			return -1.0;
 		if (verbose)
@@ -177,11 +164,11 @@ double latency_sweep(struct latency_point *points, size_t n, size_t l2_bytes,
 				points[i].bytes >> 10, points[i].ns_small, points[i].ns_huge);
 	}
 	l2_ns = chase_latency(l2_bytes / 2, false, 3);
-	l2_ns_huge = huge ? chase_latency(l2_bytes / 2, true, 3) : l2_ns;
+	l2_ns_huge = huge ? chase_latency(l2_bytes / 2, true, 3) : 0;
 	if (l2_ns < 0 || l2_ns_huge < 0)
 		return -1.0;
-	classify(points, n, huge ? points[0].ns_huge : points[0].ns_small,
-		 huge ? l2_ns_huge : l2_ns, memory_latency(points, n, llc_bytes, huge), huge);
+	classify(points, n, points[0].ns_huge > 0 ? points[0].ns_huge : points[0].ns_small,
+		 l2_ns_huge > 0 ? l2_ns_huge : l2_ns, memory_latency(points, n, llc_bytes));
 	return l2_ns;
 }
 
@@ -189,8 +176,18 @@ const char *regime_name(enum regime regime)
 {
 	static const char *const names[NR_REGIMES] = {
 		[REGIME_L1] = "L1", [REGIME_L2] = "L2", [REGIME_LLC] = "LLC",
-		[REGIME_DRAM] = "DRAM", [REGIME_TLB] = "TLB",
+		[REGIME_DRAM] = "DRAM",
 	};
 
 	return names[regime];
+}
+
+const char *regime_label(const struct latency_point *p, bool huge_pages)
+{
+	static const char *const tlb[NR_REGIMES] = {
+		[REGIME_L1] = "L1", [REGIME_L2] = "L2",
+		[REGIME_LLC] = "TLB+LLC", [REGIME_DRAM] = "TLB+DRAM",
+	};
+
+	return p->translation_bound && !huge_pages ? tlb[p->regime] : regime_name(p->regime);
 }

@@ -16,15 +16,18 @@ enum regime {
 	REGIME_L2,	/* as fast as a set of half the L2 */
 	REGIME_LLC,	/* slower than that, well below memory latency */
 	REGIME_DRAM,	/* near memory latency */
-	REGIME_TLB,	/* beyond L2, and 4 KiB pages cost >= 25 % over 2 MiB */
 	NR_REGIMES
 };
+
+/* 4 KiB pages costing more than this over 2 MiB ones: translation-bound. */
+#define TLB_BOUND 1.10
 
 struct latency_point {
 	size_t bytes;
 	double ns_small;	/* ns per load, 4 KiB pages */
 	double ns_huge;		/* ns per load, 2 MiB pages; 0: not granted */
-	enum regime regime;
+	enum regime regime;	/* the memory level, judged in 2 MiB pages */
+	bool translation_bound;	/* 4 KiB pages cost > TLB_BOUND x 2 MiB ones */
 };
 
 /*
@@ -47,5 +50,7 @@ double latency_sweep(struct latency_point *points, size_t n, size_t l2_bytes,
 bool huge_pages_available(void);
 
 const char *regime_name(enum regime regime);
+/* The level, as "TLB+<level>" for 4 KiB pages where they are translation-bound. */
+const char *regime_label(const struct latency_point *p, bool huge_pages);
 
 #endif /* LATENCY_H */

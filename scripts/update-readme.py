@@ -53,7 +53,8 @@ SERIES_NO_TESTS = ["patches:kernel", "configs"] + CHECKER_CONFIGS
 BOOTS = ["patches", "configs", "guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scripts/parse.sh",
          "scripts/lib/boot_result.py", "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
 CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
-BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/verdicts.py"]
+BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/bench_code.py",
+         "scripts/lib/verdicts.py"]
 # What makes the sizes (size_checks.py only judges them).
 SIZES = ["scripts/sizes.sh", "scripts/count-prefetches.sh", "scripts/lib/alt_prefetches.py"]
 CODEGEN = ["scripts/codegen.sh", "scripts/lib/codegen_check.py"]

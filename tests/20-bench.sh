@@ -7,9 +7,12 @@ plan_bench() {
 	cat <<'PLAN'
 check 300 test_bench_walkers_unit_tests
 check 300 test_bench_stats_unit_tests
+check 120 test_bench_keys_are_fresh
+check 120 test_bench_cache_sources_agree
 check 120 test_verdicts_py_known_cases
 check:cache 300 test_bench_quick
 check 60 test_bench_runs_decide_over_builds
+check 60 test_bench_refuses_failed_controls
 PLAN
 }
 
@@ -25,6 +28,40 @@ test_bench_walkers_unit_tests() {
 test_bench_stats_unit_tests() {
 	build_bench
 	"$LIST_PREFETCH_CACHE/bench/test_stats"
+}
+
+# No two lookup samples of a cell, in any build, share more than 1 % of
+# their keys (bench/test_keys.c draws them as listbench does).
+test_bench_keys_are_fresh() {
+	local out
+	build_bench
+	out=$("$LIST_PREFETCH_CACHE/bench/test_keys") || { echo "$out"; return 1; }
+	echo "$out"
+	grep -q '^test_keys: [1-9][0-9]* passed, 0 failed' <<<"$out" || { echo "test_keys ran no case"; return 1; }
+}
+
+# The cache sizes have a source, and the sources agree: CPUID gives what
+# sysfs gives where both answer, and the measured sweep finds three
+# levels in order. The probe file names its source.
+test_bench_cache_sources_agree() {
+	local bin=$LIST_PREFETCH_CACHE/bench/listbench sysfs cpuid measured
+	build_bench
+	sysfs=$("$bin" --caches sysfs) || sysfs=
+	cpuid=$("$bin" --caches cpuid) || cpuid=
+	measured=$("$bin" --caches measured) || { echo "the latency sweep found no three cache levels: $measured"; return 1; }
+	printf '%s\n' "$sysfs" "$cpuid" "$measured"
+	if [ -n "$sysfs" ] && [ -n "$cpuid" ] && [ "${sysfs#caches (sysfs)}" != "${cpuid#caches (cpuid)}" ]; then
+		echo "CPUID and sysfs disagree on the caches"
+		return 1
+	fi
+	if [ -z "$sysfs$cpuid" ] && grep -Eq '^flags.* (hypervisor)' /proc/cpuinfo; then
+		echo "# neither sysfs nor CPUID describe the caches here: the benchmark measures them"
+	fi
+	python3 - "$measured" <<'PY'
+import re, sys
+m = re.match(r"caches \(measured\): L1d (\d+) KiB, L2 (\d+) KiB, LLC (\d+) KiB", sys.argv[1])
+sys.exit(0 if m and int(m[1]) < int(m[2]) < int(m[3]) else 1)
+PY
 }
 
 # The in-guest A/B's statistics (scripts/lib/verdicts.py) give bench/stats.c's
@@ -50,16 +87,18 @@ PY
 }
 
 # The quick grid runs in three builds within a minute and a half, and
-# this run's CSV keeps its contract: the columns the docs name; every
-# cell with all five variants in every build and in the aggregate; 'none'
-# as its own baseline; spreads around the aggregate ratio inside the
-# hull of the builds' intervals; the five verdict words, 'unstable' only
-# where builds disagree, and verdicts that agree with their ratios; both
-# lookup dependences, three loads and three hit shares, with the hit
-# ratios the cells asked for; a headline per walk; walkers placed at
-# other addresses in each build. Cacheable: what it checks follows from
-# bench/, the scripts and the tools, all in the key, and nothing later
-# reads its results/bench-quick.*.
+# this run's CSV keeps its contract: the columns the docs name (v3's and
+# the control's, shape, layout, list length and pages); every cell with
+# all six forms in every build and in the aggregate; 'none' as its own
+# baseline; an A/A control in every row, and the run not refused; spreads
+# around the aggregate ratio inside the hull of the builds' intervals;
+# verdicts that agree with their ratios and lie beyond the control;
+# 'unstable' only where builds disagree; both lookup dependences, three
+# loads and three hit shares; every node shape, both layouts, short lists
+# and 2 MiB pages; a headline per walk; walkers placed at other addresses
+# in each build, the control at its original's page offset. Cacheable:
+# what it checks follows from bench/, the scripts and the tools, all in
+# the key, and nothing later reads its results/bench-quick.*.
 test_bench_quick() {
 	local csv=$RESULTS_DIR/bench-quick.csv mark t0=$SECONDS run_dir
 	mark=$(mktemp)
@@ -71,15 +110,21 @@ test_bench_quick() {
 	[ -n "$run_dir" ] || { echo "no run directory of this run under results/runs-quick/"; return 1; }
 	[ $((SECONDS - t0)) -le 90 ] || { echo "make bench-quick took $((SECONDS - t0)) s, over a minute and a half"; return 1; }
 	python3 - "$csv" "$run_dir" <<'PY'
-import csv, glob, os, sys
+import csv, glob, os, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 want = ("walk,layout,body,work,lookups,load,hits,bytes,variant,ratio,ci_low,ci_high,"
-        "spread_low,spread_high,verdict,run,position,regime,headline").split(",")
+        "spread_low,spread_high,verdict,run,position,regime,headline,control_ratio,"
+        "control_ci_low,control_ci_high,shape,list_len,pages").split(",")
 bad = [f"no column {c}" for c in want if c not in (rows[0] if rows else {})]
-cell = lambda r: tuple(r[c] for c in "walk layout body work lookups load hits position bytes".split())
+keys = "walk shape layout list_len pages body work lookups load hits position bytes".split()
+cell = lambda r: tuple(r[c] for c in keys)
+col = {c: i for i, c in enumerate(keys)}
 variants, per_run, headline = {}, {}, set()
 for r in rows if not bad else []:
     key = cell(r)
+    c, lo_c, hi_c = float(r["control_ratio"]), float(r["control_ci_low"]), float(r["control_ci_high"])
+    if not (lo_c <= c <= hi_c) or not 0.5 < c < 2:
+        bad.append(f"bad control {c} [{lo_c}, {hi_c}]: {key}")
     if r["run"] != "all":
         per_run.setdefault((key, r["variant"]), {})[r["run"]] = r["verdict"]
         continue
@@ -94,9 +139,10 @@ for r in rows if not bad else []:
         continue
     if r["verdict"] not in ("faster", "slower", "equivalent", "undecided", "unstable"):
         bad.append(f"verdict {r['verdict']!r}")
-    if (r["verdict"] == "faster" and s_hi >= 1) or (r["verdict"] == "slower" and s_lo <= 1) \
+    if (r["verdict"] == "faster" and (s_hi >= 1 or s_hi >= hi_c)) or \
+            (r["verdict"] == "slower" and (s_lo <= 1 or s_lo <= lo_c)) \
             or (r["verdict"] == "equivalent" and not (0.98 <= s_lo and s_hi <= 1.02)):
-        bad.append(f"verdict {r['verdict']} for builds' ratios {s_lo}..{s_hi}: {r}")
+        bad.append(f"verdict {r['verdict']} for builds' ratios {s_lo}..{s_hi}, control [{lo_c}, {hi_c}]: {key}")
     if r["headline"] == "1":
         headline.add(r["walk"])
     if r["walk"] == "hash-lookup" and abs(float(r["hit_ratio"]) - float(r["hits"])) > 0.15:
@@ -109,22 +155,33 @@ for r in rows:
             bad.append(f"cell {cell(r)} {r['variant']}: {len(runs)} builds, want 3")
         elif (r["verdict"] == "unstable") == agree:
             bad.append(f"cell {cell(r)} {r['variant']}: verdict {r['verdict']} for builds {runs}")
-bad += [f"cell {k} has variants {sorted(v)}" for k, v in variants.items() if len(v) != 5]
+forms = {"none", "prefetch", "prefetch-nonnull", "prefetch-cmov", "prefetchnta", "prefetchw"}
+bad += [f"cell {k} has forms {sorted(v)}" for k, v in variants.items() if v != forms]
 lookups = [k for k in variants if k[0] == "hash-lookup"]
-for axis, index, values in (("lookups", 4, {"dependent", "independent"}),
-                            ("load", 5, {"1", "2", "4"}), ("hits", 6, {"0.00", "0.50", "1.00"}),
-                            ("position", 7, {"uniform", "head"})):
-    if {k[index] for k in lookups} != values:
-        bad.append(f"lookup {axis}s {sorted({k[index] for k in lookups})}, want {sorted(values)}")
-if {k[3] for k in variants if k[0] == "list"} != {"0", "400"}:
-    bad.append("list walks without the work axis (0 and 400 ns)")
+lists = [k for k in variants if k[0] == "list"]
+for what, cells, axis, values in (("lookup", lookups, "lookups", {"dependent", "independent"}),
+                                  ("lookup", lookups, "load", {"1", "2", "4"}),
+                                  ("lookup", lookups, "hits", {"0.00", "0.50", "1.00"}),
+                                  ("lookup", lookups, "position", {"uniform", "head"}),
+                                  ("list", lists, "shape", {"line", "dentry", "skb"}),
+                                  ("list", lists, "layout", {"shuffled", "alloc-order"}),
+                                  ("list", lists, "list_len", {"8", "1024"}),
+                                  ("list", lists, "pages", {"4k", "2M"}),
+                                  ("list", lists, "work", {"0", "400"})):
+    got = {k[col[axis]] for k in cells}
+    if got != values:
+        bad.append(f"{what} {axis}s {sorted(got)}, want {sorted(values)}")
 if headline != {"list", "hash-lookup"}:
     bad.append(f"headline walks {sorted(headline)}, want list and hash-lookup")
-if len(variants) != 22:
-    bad.append(f"{len(variants)} cells, want 3 sets x (2 list + 2 lookup) + 10 lookup sweeps")
+if len(variants) != 29:
+    bad.append(f"{len(variants)} cells, want 3 sets x (2 list + 2 lookup) + 10 lookup sweeps "
+               "+ 5 list axes + 2 lookups in 2 MiB pages")
 placements = [open(p).read().split("\n", 1)[1] for p in sorted(glob.glob(os.path.join(sys.argv[2], "build-*.txt")))]
 if len(placements) != 3 or len(set(placements)) != 3 or not all(placements):
     bad.append(f"{len(placements)} builds' placements in {sys.argv[2]}, want 3 that differ")
+probe = open(os.path.join(sys.argv[2], "probe.txt")).read()
+if not re.search(r"^caches \d+ \d+ \d+ (sysfs|cpuid|measured)$", probe, re.M):
+    bad.append("the probe does not say where the cache sizes came from")
 print(f"{len(rows)} rows, {len(variants)} cells")
 print("\n".join(bad[:20]))
 sys.exit(1 if bad else 0)
@@ -138,28 +195,19 @@ PY
 test_bench_runs_decide_over_builds() {
 	local dir
 	dir=$(mktemp -d)
-	python3 - "$dir" <<'PY'
+	TESTS_DIR=$PROJECT_DIR/tests python3 - "$dir" <<'PY'
 import csv, os, sys
 d = sys.argv[1]
-cols = ("run,walk,layout,body,work,work_steps,lookups,load,hits,position,bytes,regime,latency_ns,"
-        "headline,variant,reps,ns,ns_low,ns_high,ratio,ci_low,ci_high,p_diff,p_equiv,verdict,"
-        "hit_ratio,nodes_per_lookup,unused_prefetches,null_prefetches,overlap").split(",")
-def row(run, walk, lookups, work, variant, ratio, p):
-    return dict(zip(cols, [run, walk, "shuffled" if walk == "list" else "hashed",
-        "touch" if walk == "list" else "compare", work, 0, lookups, 0 if walk == "list" else 1,
-        "0.00" if walk == "list" else "0.50", "-" if walk == "list" else "uniform",
-        1 << 30, "DRAM", 200, 1, variant, 100, 100, 99, 101, ratio, ratio * 0.99, ratio * 1.01,
-        p, 1, "x", 0.5, 1.2, 0.2, 0.6, 1.0]))
-for run, flip in (("1", 0.9), ("2", 0.9), ("3", 1.1)):
-    with open(os.path.join(d, f"run-{run}.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, cols)
-        w.writeheader()
-        for walk, lookups, work, ratio in (("list", "-", 0, 0.9), ("list", "-", 400, flip),
-                                           ("hash-lookup", "dependent", 0, 1.1),
-                                           ("hash-lookup", "independent", 0, 1.1)):
-            w.writerow(row(run, walk, lookups, work, "none", 1.0, 1))
-            for v in ("prefetch", "prefetch-nonnull", "prefetchnta", "prefetchw"):
-                w.writerow(row(run, walk, lookups, work, v, ratio, 1e-9))
+sys.path.insert(0, os.environ["TESTS_DIR"])
+from bench_fixture import write_runs
+# list work 0: faster in every build; work 400: builds disagree; 20: a
+# difference inside the control's interval; dependent lookups slower,
+# independent ones faster (a gain counts as a loss does).
+write_runs(d, {("list", "-", 0): (0.9, 0.9, 0.9), ("list", "-", 400): (0.9, 0.9, 1.1),
+               ("list", "-", 20): (0.995, 0.995, 0.995),
+               ("hash-lookup", "dependent", 0): (1.1, 1.1, 1.1),
+               ("hash-lookup", "independent", 0): (0.9, 0.9, 0.9)},
+           control=(1.0, 0.99, 1.01))
 PY
 	PYTHONPATH=$PROJECT_DIR/scripts/lib python3 "$PROJECT_DIR/scripts/lib/bench_runs.py" "$dir/all.csv" \
 		"$dir"/run-{1,2,3}.csv >"$dir/all.txt"
@@ -169,7 +217,9 @@ import csv, sys
 agg = {(r["walk"], r["work"], r["lookups"], r["variant"]): r["verdict"]
        for r in csv.DictReader(open(sys.argv[1])) if r["run"] == "all"}
 want = {("list", "0", "-", "prefetch"): "faster", ("list", "400", "-", "prefetch"): "unstable",
-        ("hash-lookup", "0", "dependent", "prefetch"): "slower"}
+        ("list", "20", "-", "prefetch"): "undecided",
+        ("hash-lookup", "0", "dependent", "prefetch"): "slower",
+        ("hash-lookup", "0", "independent", "prefetch"): "faster"}
 bad = [f"{k}: {agg.get(k)}, want {v}" for k, v in want.items() if agg.get(k) != v]
 print("\n".join(bad) or "bench_runs.py: faster, unstable and slower as the builds say")
 sys.exit(1 if bad else 0)
@@ -178,9 +228,11 @@ PY
 		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" >"$dir/verdict.txt"
 	cat "$dir/verdict.txt"
 	tr '\n' ' ' <"$dir/verdict.txt" >"$dir/words.txt"
-	if ! { grep -q "On Test CPU" "$dir/words.txt" && grep -q "prefetch is faster (ratios [0-9.]* to [0-9.]* in DRAM)" "$dir/words.txt" &&
+	if ! { grep -q "On Test CPU" "$dir/words.txt" && grep -q "at 0 ns of work per node: prefetch is faster in DRAM" "$dir/words.txt" &&
 		grep -q "path walk): prefetch is slower in DRAM" "$dir/words.txt" &&
-		grep -q "neither form is ahead" "$dir/words.txt"; }; then
+		grep -q "Where an iterator's prefetch pays on this CPU: list walks at 0 ns of work per node in DRAM; independent lookups in DRAM" "$dir/words.txt" &&
+		grep -q "Where it costs: dependent lookups in DRAM" "$dir/words.txt" &&
+		grep -q "pays in some regimes and costs in others" "$dir/words.txt"; }; then
 		echo "the verdict in words does not follow the doctored figures"
 		return 1
 	fi
@@ -190,5 +242,37 @@ PY
 		tr '\n' ' ' >"$dir/words.txt"
 	grep -q "Its size cost is not stated" "$dir/words.txt" ||
 		{ echo "a verdict without a sizes result claims a size cost"; return 1; }
+	rm -rf "$dir"
+}
+
+# A run whose A/A controls (the same code against itself) are off by
+# more than 1 % in more than 5 % of its (cell, build) pairs is refused,
+# with the cells named; one control off in 30 is not.
+test_bench_refuses_failed_controls() {
+	local dir out rc
+	dir=$(mktemp -d)
+	TESTS_DIR=$PROJECT_DIR/tests python3 - "$dir" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["TESTS_DIR"])
+from bench_fixture import write_runs
+cells = {("list", "-", w): (0.9, 0.9, 0.9) for w in range(0, 100, 10)}
+write_runs(os.path.join(sys.argv[1], "bad"), cells, control=(1.0, 0.99, 1.01),
+           off={("list", "-", 10): (1.05, 1.03, 1.07), ("list", "-", 20): (0.95, 0.93, 0.97)})
+write_runs(os.path.join(sys.argv[1], "good"), cells, control=(1.0, 0.99, 1.01),
+           off={("list", "-", 10): (1.05, 1.03, 1.07)}, off_runs=("2",))
+PY
+	rc=0
+	out=$(PYTHONPATH=$PROJECT_DIR/scripts/lib python3 "$PROJECT_DIR/scripts/lib/bench_runs.py" \
+		"$dir/bad.csv" "$dir"/bad/run-{1,2,3}.csv --refuse 2>&1 >/dev/null) || rc=$?
+	echo "$out"
+	if [ "$rc" -ne 3 ] || ! grep -q "refused: the A/A control .* in 6 of 30 (cell, build) pairs" <<<"$out" ||
+		! grep -q "list line shuffled len 1024 4k work 10, 1 GiB (1.050)" <<<"$out"; then
+		echo "controls off in 6 of 30 pairs: want exit 3 naming them, got $rc"
+		rm -rf "$dir"
+		return 1
+	fi
+	PYTHONPATH=$PROJECT_DIR/scripts/lib python3 "$PROJECT_DIR/scripts/lib/bench_runs.py" \
+		"$dir/good.csv" "$dir"/good/run-{1,2,3}.csv --refuse >/dev/null ||
+		{ echo "one control off in 30 pairs refused the run"; rm -rf "$dir"; return 1; }
 	rm -rf "$dir"
 }

@@ -14,7 +14,7 @@ import csv
 import os
 import sys
 
-REGIMES = ["L1", "L2", "LLC", "DRAM", "TLB"]
+REGIMES = ["L1", "L2", "LLC", "TLB+LLC", "DRAM", "TLB+DRAM", "TLB"]
 
 
 def shape(row):
@@ -64,7 +64,7 @@ def main():
     if not cpus:
         print(f"bench_cpus: no results under {root}", file=sys.stderr)
         return 1
-    variants = ["prefetch", "prefetch-nonnull", "prefetchnta", "prefetchw"]
+    variants = ["prefetch", "prefetch-nonnull", "prefetch-cmov", "prefetchnta", "prefetchw"]
     width = 38
     walks = sorted({k[0] for _, _, _, h in cpus for k in h}, key=shape_order)
     print("Every CPU measured (make bench): time with each prefetch form / time without,")
@@ -74,7 +74,7 @@ def main():
     print("dependent or independent hash lookups, load factor 1, half hits.")
     for name, label, _, _ in cpus:
         print(f"  {name}: {label}")
-    print(f"{'walk':<14} {'regime':<6} {'variant':<17}" +
+    print(f"{'walk':<14} {'regime':<9} {'variant':<17}" +
           "".join(f" {name[:width]:<{width}}" for name, _, _, _ in cpus))
     for walk in walks:
         for regime in REGIMES:
@@ -82,11 +82,11 @@ def main():
                 continue
             sets = [size(h[(walk, regime, "set")]) if (walk, regime, "set") in h else "-"
                     for _, _, _, h in cpus]
-            print(f"{walk:<14} {regime:<6} {'(set)':<17}" +
+            print(f"{walk:<14} {regime:<9} {'(set)':<17}" +
                   "".join(f" {s:<{width}}" for s in sets))
             for variant in variants:
                 cells = [h.get((walk, regime, variant), "-") for _, _, _, h in cpus]
-                print(f"{'':<14} {'':<6} {variant:<17}" +
+                print(f"{'':<14} {'':<9} {variant:<17}" +
                       "".join(f" {c:<{width}}" for c in cells))
     print()
     print("In words (generated from the rows above): per CPU, walk and form, the regimes")

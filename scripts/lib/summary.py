@@ -52,6 +52,12 @@ def print_sizes(results, config):
     return True
 
 
+# The forms the summary shows (bench.txt has every one).
+SUMMARY_FORMS = ("prefetch", "prefetch-nonnull", "prefetchnta", "prefetchw")
+# The host benchmark's regimes past L2, by set size (TLB+: translation-bound).
+BENCH_REGIMES = ("LLC", "TLB+LLC", "DRAM", "TLB+DRAM", "TLB")
+
+
 def bench_shape(row):
     if row["walk"] == "list":
         return f"list, work {row['work']} ns"
@@ -82,21 +88,25 @@ def print_bench(results):
     host = re.search(r"host: ([^;,]+)", open(txt).readline())
     rows = [r for r in csv.DictReader(open(table)) if r.get("run") == "all"
             and r["headline"] == "1" and r["variant"] != "none"
-            and r["regime"] in ("LLC", "DRAM", "TLB")]
+            and r["regime"] in BENCH_REGIMES]
     if not rows:
         return False
-    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    variants = [v for v in SUMMARY_FORMS if any(r["variant"] == v for r in rows)]
     print(f"Host benchmark (make bench, {host.group(1) if host else '?'}): time over no prefetch's, "
-          "verdict of every build")
-    print(f"  {'walk':<22}{'regime':<7}" + "".join(f"{v:<19}" for v in variants).rstrip())
+          "verdict of every build; control: A/A")
+    print(f"  {'walk':<22}{'regime':<10}{'control':<9}" +
+          "".join(f"{v:<19}" for v in variants).rstrip())
     cells = {}
     for r in rows:
-        order = (("LLC", "DRAM", "TLB").index(r["regime"]), r["walk"] != "list",
+        order = (BENCH_REGIMES.index(r["regime"]), r["walk"] != "list",
                  int(r["work"]), r["lookups"])
         cells.setdefault(order, {})[r["variant"]] = r
     for order, by_variant in sorted(cells.items()):
         first = next(iter(by_variant.values()))
-        line = f"  {bench_shape(first):<22}{first['regime']:<7}"
+        control = first.get("control_ratio")
+        line = (f"  {bench_shape(first):<22}{first['regime']:<10}"
+                f"{float(control):<9.3f}" if control else
+                f"  {bench_shape(first):<22}{first['regime']:<10}{'-':<9}")
         for v in variants:
             r = by_variant.get(v)
             line += f"{float(r['ratio']):.3f} {r['verdict']:<13}" if r else " " * 19

@@ -144,6 +144,10 @@ def host_cells(path):
     for r in csv.DictReader(open(path)):
         if r.get("run") != "all" or r["variant"] != "prefetch":
             continue
+        # The base shape: line nodes, lists of 1024, 4 KiB pages (v3 had no other).
+        if (r.get("shape", "line") != "line" or r.get("pages", "4k") != "4k"
+                or r.get("list_len", "1024") not in ("1024", "0")):
+            continue
         for walk, (hwalk, work, lookups) in HOST_SHAPE.items():
             if (r["walk"] == hwalk and r["work"] == work and r["lookups"] == lookups
                     and (hwalk != "list" or r["layout"] == "shuffled" and r["body"] == "touch")

@@ -10,9 +10,15 @@ that hold over every build, or 'unstable'); SIZES.txt are `make sizes`
 results in order of preference (the x86_64 defconfig one, then the qemu
 one): the first that is current (update-readme.py's rule) is cited, and
 none if none is. With --current-bench, refuse a BENCH.csv whose bench.txt
-was made by other benchmark code than today's. Every sentence is chosen
-by a rule from those figures; nothing here is typed from a run. The
-README quotes what this prints (make readme).
+was made by other benchmark code than today's.
+
+The rules are symmetric: a faster cell is a gain wherever a slower one
+is a loss, in every family of cells (list walks with short bodies, with
+longer ones, dependent and independent lookups); 'unstable' (builds
+disagree: code placement) and 'undecided' are neither, and no sentence
+rests on them. Every regime whose verdict differs from the regime before
+it (by set size) is named. Nothing here is typed from a run. The README
+quotes what this prints (make readme).
 """
 import csv
 import os
@@ -24,10 +30,10 @@ import textwrap
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 upd = __import__("update-readme")
 
-REGIMES = ("LLC", "DRAM")
 # Bodies of this much work per node or less are the common case: a
 # compare, a counter, a flag test (see docs/bench.md).
 SHORT_WORK = 20
+DECIDED = ("faster", "slower", "equivalent")
 
 
 def load(path):
@@ -35,31 +41,34 @@ def load(path):
         return [r for r in csv.DictReader(f) if r["run"] == "all"]
 
 
-def headline(rows, walk, regime, variant, work=None, lookups=None):
-    for r in rows:
-        if (r["headline"] == "1" and r["walk"] == walk and r["regime"] == regime
-                and r["variant"] == variant and (work is None or int(r["work"]) == work)
-                and (lookups is None or r["lookups"] == lookups)):
-            return r
-    return None
-
-
 def pct(ratio):
     return f"{(float(ratio) - 1) * 100:+.1f} %"
 
 
+def headline_cells(rows, variant, walk, work=None, lookups=None):
+    """[(regime, row)] of the headline cells of one shape, by set size."""
+    found = [r for r in rows
+             if r["headline"] == "1" and r["walk"] == walk and r["variant"] == variant
+             and (work is None or int(r["work"]) == work)
+             and (lookups is None or r["lookups"] == lookups)]
+    return [(r["regime"], r) for r in sorted(found, key=lambda r: int(r["bytes"]))]
+
+
 def describe(cells):
-    """'faster in DRAM (-27.6 %), equivalent in LLC (+0.1 %)' of (regime, row)."""
-    return ", ".join(f"{r['verdict']} in {regime} ({pct(r['ratio'])})" for regime, r in cells)
+    """'faster in DRAM (-27.6 % [-28.0, -27.1]), equivalent in L1 (+0.1 %)'."""
+    return ", ".join(f"{r['verdict']} in {regime} ({pct(r['ratio'])}"
+                     + (f", builds {pct(r['spread_low'])} to {pct(r['spread_high'])}"
+                        if float(r['spread_high']) - float(r['spread_low']) > 0.01 else "")
+                     + ")" for regime, r in cells)
 
 
-def cells_of(rows, variant, **shape):
-    found = []
-    for regime in REGIMES:
-        r = headline(rows, regime=regime, variant=variant, **shape)
-        if r:
-            found.append((regime, r))
-    return found
+def changes(cells):
+    """Where the verdict differs from the regime before it."""
+    out = []
+    for (a_regime, a), (b_regime, b) in zip(cells, cells[1:]):
+        if a["verdict"] != b["verdict"]:
+            out.append(f"{a['verdict']} in {a_regime}, {b['verdict']} in {b_regime}")
+    return out
 
 
 def size_cost(path):
@@ -78,13 +87,18 @@ def size_cost(path):
 
 
 def header(csv_path):
-    """'On AMD EPYC (family 26, model 2), over 3 builds' from the CSV's bench.txt."""
+    """'On AMD EPYC (family 26, model 2) (make bench, 3 builds ...).' from bench.txt."""
     txt = re.sub(r"\.csv$", ".txt", csv_path)
-    text = open(txt).read() if txt != csv_path else ""
+    text = open(txt).read() if txt != csv_path and os.path.exists(txt) else ""
     cpu = re.search(r"^cpu: (.*?); kernel", text, re.M)
     builds = re.search(r"^HEADLINE over (\d+) builds", text, re.M)
+    caches = re.search(r"^caches \((\w+)\)", text, re.M)
+    control = re.search(r"^A/A CONTROL: (\d+) of (\d+) \(cell, build\) controls", text, re.M)
     return (f"On {cpu.group(1) if cpu else 'this CPU'} (make bench, "
-            f"{builds.group(1) if builds else '?'} builds, verdicts that hold in every build).")
+            f"{builds.group(1) if builds else '?'} builds taking turns, verdicts that hold "
+            f"in every build beyond the A/A control"
+            + (f", {control.group(1)} of {control.group(2)} controls within 1 %" if control else "")
+            + (f"; caches from {caches.group(1)}" if caches else "") + ").")
 
 
 def current_sizes(paths):
@@ -107,6 +121,103 @@ def bench_staleness(csv_path):
     return upd.outdated(st[0], upd.PRODUCERS["bench.txt"][0])
 
 
+def crossover_text(csv_path):
+    """The bisected crossovers of bench.txt's work table, per set."""
+    txt = re.sub(r"\.csv$", ".txt", csv_path)
+    if not os.path.exists(txt):
+        return []
+    found = re.findall(r"^(\d+ [KMG]iB)\s+(\S+)\s.*?  (\d+) ns \(between (\d+) and \d+;[^)]*\)"
+                       r"(?:, ~(\d+) uops)?", open(txt).read(), re.M)
+    return [f"{n} ns at {size} ({regime}" + (f", ~{u} uops per node" if u else "") + ")"
+            for size, regime, n, _, u in found]
+
+
+def families(rows, works):
+    """(name, cells) of every family of headline cells."""
+    out = []
+    short = [w for w in works if w <= SHORT_WORK]
+    for w in works:
+        kind = "short" if w in short else "long"
+        out.append((f"list walks at {w} ns of work per node", kind,
+                    headline_cells(rows, "prefetch", "list", work=w)))
+    out.append(("dependent lookups (a path walk)", "lookup",
+                headline_cells(rows, "prefetch", "hash-lookup", lookups="dependent")))
+    out.append(("independent lookups (keys known in advance, misses overlapping)", "lookup",
+                headline_cells(rows, "prefetch", "hash-lookup", lookups="independent")))
+    return out
+
+
+def axes_text(rows):
+    """The kernel-shaped axes against the base at the largest set measured."""
+    axes = [r for r in rows if r["variant"] == "prefetch" and r["walk"] == "list"
+            and (r["shape"] != "line" or r["pages"] != "4k" or r["list_len"] != "1024"
+                 or r["layout"] != "shuffled")]
+    if not axes:
+        return None
+    largest = max(int(r["bytes"]) for r in axes)
+    work = max(int(r["work"]) for r in axes if int(r["bytes"]) == largest)
+    parts = []
+    for r in axes:
+        if int(r["bytes"]) != largest or int(r["work"]) != work:
+            continue
+        if r["shape"] != "line":
+            what = f"{r['shape']} nodes"
+        elif r["pages"] != "4k":
+            what = f"2 MiB pages ({r['pages_got']})"
+        elif r["list_len"] != "1024":
+            what = f"lists of {r['list_len']}"
+        else:
+            what = f"{r['layout']} nodes"
+        parts.append(f"{what} {r['verdict']} ({pct(r['ratio'])})")
+    base = [r for r in rows if r["variant"] == "prefetch" and r["walk"] == "list"
+            and int(r["bytes"]) == largest and int(r["work"]) == work and r["shape"] == "line"
+            and r["pages"] == "4k" and r["list_len"] == "1024" and r["layout"] == "shuffled"]
+    lead = (f"base {base[0]['verdict']} ({pct(base[0]['ratio'])})" if base else "base not measured")
+    return (f"Kernel shapes at {work} ns of work per node, at the largest set ({lead}, "
+            f"{base[0]['regime'] if base else '?'}): " + ", ".join(parts) + ".")
+
+
+def null_test(rows):
+    """The NULL test against plain prefetch, paired, over the lookup cells."""
+    parts = []
+    for variant, label in (("prefetch-nonnull", "a branch"), ("prefetch-cmov", "no branch")):
+        cells = [r for r in rows if r["variant"] == variant and r["walk"] == "hash-lookup"
+                 and r.get("vs_verdict")]
+        if not cells:
+            continue
+        count = {w: sum(r["vs_verdict"] == w for r in cells) for w in DECIDED}
+        parts.append((variant, label, count, len(cells)))
+    if not parts:
+        return None
+    words = []
+    for variant, label, count, n in parts:
+        words.append(f"{variant} ({label}) is faster than prefetch in {count['faster']}, slower "
+                     f"in {count['slower']} and equivalent in {count['equivalent']} of {n} "
+                     f"lookup cells")
+    gains = sum(c["faster"] for _, _, c, _ in parts)
+    losses = sum(c["slower"] for _, _, c, _ in parts)
+    if losses > gains:
+        why = "the hlist iterators' unconditional prefetch(NULL) stands."
+    elif gains > losses:
+        why = "skipping NULL pays more often than it costs, against the hlist iterators' choice."
+    else:
+        why = "neither way of treating NULL is ahead."
+    return "Skipping the prefetch of NULL at a chain's end (paired against prefetch): " + \
+        "; ".join(words) + ": " + why
+
+
+def chase_text(csv_path):
+    txt = re.sub(r"\.csv$", ".txt", csv_path)
+    if not os.path.exists(txt):
+        return None
+    rows = re.findall(r"^\d+ [KMG]iB\s+\S+\s+\d+\s+[\d.]+\s+.*\shlist\s.*\s(agree|DISAGREE)$",
+                      open(txt).read(), re.M)
+    if not rows:
+        return None
+    return (f"The independent lookups agree with a plain fresh-key chase of the kernel's "
+            f"hlist loop (bench/chase.c) in {rows.count('agree')} of {len(rows)} cells.")
+
+
 def main():
     args = sys.argv[1:]
     check_bench = args[:1] == ["--current-bench"]
@@ -125,56 +236,24 @@ def main():
         return 1
     works = sorted({int(r["work"]) for r in rows if r["walk"] == "list" and r["headline"] == "1"})
     parts = [header(bench)]
-
-    short = [c for w in works if w <= SHORT_WORK
-             for c in cells_of(rows, "prefetch", walk="list", work=w)]
-    long_work = [w for w in works if w > SHORT_WORK]
-    pays_at = None
-    for w in works:
-        if any(r["verdict"] == "faster" for _, r in cells_of(rows, "prefetch", walk="list", work=w)):
-            pays_at = w
-            break
-    short_words = sorted({r["verdict"] for _, r in short})
-    parts.append(
-        f"List walks whose body does up to {SHORT_WORK} ns of work per node: a next-node "
-        f"prefetch is {' or '.join(short_words) or 'not measured'} "
-        f"(ratios {min(float(r['ratio']) for _, r in short):.3f} to "
-        f"{max(float(r['ratio']) for _, r in short):.3f} in "
-        f"{' and '.join(g for g in REGIMES if any(regime == g for regime, _ in short))})."
-        if short else
-        "List walks with short bodies were not measured.")
-    if pays_at is None:
-        parts.append(f"It is faster at no work per node up to {works[-1] if works else 0} ns.")
-    else:
-        at = cells_of(rows, "prefetch", walk="list", work=pays_at)
-        parts.append(f"It first pays at {pays_at} ns of work per node: {describe(at)}.")
-        if long_work and long_work[-1] != pays_at:
-            parts.append(f"At {long_work[-1]} ns: "
-                         f"{describe(cells_of(rows, 'prefetch', walk='list', work=long_work[-1]))}.")
-
-    dep = cells_of(rows, "prefetch", walk="hash-lookup", lookups="dependent")
-    ind = cells_of(rows, "prefetch", walk="hash-lookup", lookups="independent")
-    if dep:
-        parts.append(f"Hash lookups that wait for each other (a path walk): prefetch is {describe(dep)}.")
-    if ind:
-        parts.append(f"Independent lookups (keys known in advance, misses overlapping): "
-                     f"prefetch is {describe(ind)}.")
-    nonnull = [(regime, r, headline(rows, "hash-lookup", regime, "prefetch", lookups=r["lookups"]))
-               for kind in ("dependent", "independent")
-               for regime, r in cells_of(rows, "prefetch-nonnull", walk="hash-lookup", lookups=kind)]
-    if nonnull:
-        worse = sum(float(nn["ratio"]) > float(plain["ratio"]) for _, nn, plain in nonnull)
-        better = sum(float(nn["ratio"]) < float(plain["ratio"]) for _, nn, plain in nonnull)
-        if worse > better:
-            why = "the hlist iterators' unconditional prefetch(NULL) stands."
-        elif better > worse:
-            why = "the NULL test pays more often than not, against the hlist iterators' choice."
-        else:
-            why = "neither form is ahead."
-        parts.append(
-            f"Skipping the prefetch of NULL at a chain's end (prefetch-nonnull) is slower than the "
-            f"plain prefetch in {worse} and faster in {better} of these {len(nonnull)} lookup "
-            f"cells: {why}")
+    gains, losses = [], []
+    for name, kind, cells in families(rows, works):
+        if not cells:
+            continue
+        parts.append(f"{name[0].upper()}{name[1:]}: prefetch is {describe(cells)}.")
+        turns = changes(cells)
+        if turns:
+            parts.append(f"The verdict changes with the set: {'; '.join(turns)}.")
+        if kind != "long":
+            gains += [(name, g) for g, r in cells if r["verdict"] == "faster"]
+            losses += [(name, g) for g, r in cells if r["verdict"] == "slower"]
+    cross = crossover_text(bench)
+    if cross:
+        parts.append("The smallest work per node at which it is faster in every build "
+                      "(bisected): " + ", ".join(cross) + ".")
+    for text in (axes_text(rows), null_test(rows), chase_text(bench)):
+        if text:
+            parts.append(text)
 
     cited = current_sizes(sizes)
     cost = size_cost(cited) if cited else None
@@ -189,24 +268,33 @@ def main():
         parts.append("Its size cost is not stated: no current x86_64 sizes result "
                      "(make sizes CONFIG=qemu).")
 
-    gains = [c for c in short + dep if c[1]["verdict"] == "faster"]
-    losses = [c for c in short + dep + ind if c[1]["verdict"] == "slower"]
+    def where(found):
+        by_family = {}
+        for name, regime in found:
+            by_family.setdefault(name.split(" (")[0], []).append(regime)
+        return "; ".join(f"{n} in {', '.join(g)}" for n, g in by_family.items())
+    if gains:
+        parts.append(f"Where an iterator's prefetch pays on this CPU: {where(gains)}.")
+    if losses:
+        parts.append(f"Where it costs: {where(losses)}.")
     if gains and not losses:
-        defaults = ("x86_64's default (LIST_PREFETCH=n) leaves a measured gain unused on this CPU, at "
-                    "the size above.")
+        defaults = ("x86_64's default (LIST_PREFETCH=n) leaves a measured gain unused on this "
+                    "CPU, at the size above.")
     elif losses and not gains:
-        defaults = ("x86_64's default (LIST_PREFETCH=n) is right on this CPU: where a prefetch differs at "
-                    "all in short bodies and lookups, it costs.")
+        defaults = ("x86_64's default (LIST_PREFETCH=n) is right on this CPU: where an "
+                    "iterator's prefetch differs at all in short bodies and lookups, it costs.")
     elif gains and losses:
-        defaults = ("x86_64's default (LIST_PREFETCH=n) is right for an arch-wide switch on this CPU: the "
-                    "same prefetch pays in one regime and costs in another, so only a site "
-                    "that knows its regime should prefetch.")
+        defaults = ("x86_64's default (LIST_PREFETCH=n) is right for an arch-wide switch on "
+                    "this CPU: the same prefetch pays in some regimes and costs in others, so "
+                    "only a site that knows its regime should prefetch.")
     else:
-        defaults = ("x86_64's default (LIST_PREFETCH=n) costs nothing on this CPU: in short bodies and "
-                    "lookups the prefetch makes no measured difference, and the option's "
-                    "code is the size above.")
-    if pays_at is not None and pays_at > SHORT_WORK:
-        defaults += (f" Bodies of {pays_at} ns or more per node gain from it, which an "
+        defaults = ("x86_64's default (LIST_PREFETCH=n) costs nothing measured on this CPU: in "
+                    "short bodies and lookups no cell is faster or slower in every build, and "
+                    "the option's code is the size above.")
+    long_faster = [w for w in works if w > SHORT_WORK and any(
+        r["verdict"] == "faster" for _, r in headline_cells(rows, "prefetch", "list", work=w))]
+    if long_faster:
+        defaults += (f" Bodies of {long_faster[0]} ns or more per node gain from it, which an "
                      "iterator cannot know: that is a per-site prefetch, not this switch.")
     defaults += (" The K7 default (on) is not judged here: this CPU is not a K7, and that "
                  "default rests on the 2010 measurements.")
