@@ -6,8 +6,8 @@
 #   make check    the test suite, quick tier (CI runs it through .ci/run)
 #   make check-all   every test: all targets, debug kernels, sizes, A/B, audit
 #   make bench    the host benchmark: does a next-node prefetch pay on this CPU?
-#   make bench-quick   the same in three working sets, under a minute
-#   make bench-full    every axis at every working set, about 1.5 hours
+#   make bench-quick   the same in three working sets, about a minute
+#   make bench-full    every lookup axis at every working set, about 1.5 hours
 #   make verdict  the verdict in words again: the last make bench of this CPU, the current sizes
 #   make sizes CONFIG=qemu|defconfig   size vmlinux, bloat-o-meter, prefetch counts (TOOLCHAIN=llvm: clang)
 #   make audit    every prefetch call site, and the list-walk ones (coccinelle)

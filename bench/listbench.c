@@ -603,8 +603,11 @@ static size_t working_sets(struct probe *probe)
 		ADD_SET(4 * c->llc, "4xLLC", true);
 		break;
 	case GRID_DEFAULT:
+		/* A quarter of the L2: half of it sits on the edge of its plateau. */
 		ADD_SET(c->l1d / 2, "L1/2", false);
-		ADD_SET(c->l2 / 2, "L2/2", false);
+		ADD_SET(c->l2 / 4, "L2/4", false);
+		/* Where a VM's share of the LLC is smaller than CPUID says. */
+		ADD_SET(c->llc / 8, "LLC/8", false);
 		ADD_SET(c->llc / 2, "LLC/2", true);
 		ADD_SET(4 * c->llc, "4xLLC", false);
 		ADD_SET(largest, largest == 32 * c->llc ? "32xLLC" : "largest", true);

@@ -126,7 +126,7 @@ keep_cpu_results() {
 	local probe=$1 dir
 	dir=$RESULTS_DIR/cpus/$(cpu_slug)
 	mkdir -p "$dir"
-	cp "$RESULTS_DIR/bench.txt" "$RESULTS_DIR/bench.csv" "$dir/"
+	cp "$RESULTS_DIR/bench.txt" "$RESULTS_DIR/bench.csv" "$RESULTS_DIR/bench-checks.txt" "$dir/"
 	[ ! -f "$RESULTS_DIR/bench.png" ] || cp "$RESULTS_DIR/bench.png" "$dir/"
 	write_atomic "$dir/cpu.txt" cpu_stamp "$probe"
 	write_atomic "$RESULTS_DIR/bench-cpus.txt" \
@@ -162,6 +162,13 @@ verdict_only() {
 	[ -f "$csv" ] || die "no benchmark of this CPU ($(cpu_slug)) in results/" "run: make bench"
 	write_verdict --current-bench "$csv"
 	cat "$RESULTS_DIR/verdict.txt"
+}
+
+# bench_checks BENCH_TXT: its A/A control, work and crossover, and
+# cross-check sections, stamped.
+bench_checks() {
+	result_stamp
+	sed -n '/^caches (/p; /^A\/A CONTROL/,/^$/p; /^WORK PER NODE/,/^$/p; /^CROSS-CHECK/,/^$/p' "$1"
 }
 
 # build_order ROUND RUNS: the builds' order in round ROUND, A B C then
@@ -347,6 +354,8 @@ main() {
 	plot "$RESULTS_DIR/$name.csv" "$RESULTS_DIR/$name.png"
 	log "bench: results/$name.txt, results/$name.csv, results/$name.png; runs: ${run_dir#"$PROJECT_DIR"/}"
 	if [ "$grid" != quick ]; then
+		# The checks of the run, for docs/bench.md: controls, crossover, cross-check.
+		write_atomic "$RESULTS_DIR/bench-checks.txt" bench_checks "$RESULTS_DIR/bench.txt"
 		keep_cpu_results "$run_dir/probe.txt"
 		write_verdict "$RESULTS_DIR/bench.csv"
 	fi

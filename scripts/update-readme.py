@@ -63,6 +63,7 @@ PRODUCERS = {
     "bench.txt": (BENCH, "make bench"),
     "bench.png": (BENCH, "make bench"),
     "bench-cpus.txt": (BENCH + ["scripts/lib/bench_cpus.py"], "make bench"),
+    "bench-checks.txt": (BENCH, "make bench"),
     # The sizes it cites are checked as such (CITES).
     "verdict.txt": (BENCH + ["scripts/lib/verdict.py"], "make bench (sizes remade: make verdict)"),
     "sizes-qemu.txt": (SERIES + SIZES, "make sizes CONFIG=qemu"),

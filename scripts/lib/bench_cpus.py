@@ -43,6 +43,10 @@ def read_cpu(directory):
                 headline[key] = (f"{float(row['ratio']):.3f} [{float(row['spread_low']):.3f},"
                                  f"{float(row['spread_high']):.3f}] {row['verdict']}")
                 headline[(shape(row), row["regime"], "set")] = int(row["bytes"])
+                if row.get("control_ratio"):
+                    headline[(shape(row), row["regime"], "control")] = (
+                        f"{float(row['control_ratio']):.3f} [{float(row['control_ci_low']):.3f},"
+                        f"{float(row['control_ci_high']):.3f}] A/A")
     date = stamp.get("# project", "")
     return label, date, headline
 
@@ -71,7 +75,8 @@ def main():
     print("median over the builds [lowest, highest build] and the verdict that holds in")
     print("every build (else unstable), per walk and measured regime (at its largest set).")
     print("list N ns: shuffled list walk, N ns of work per node; lookup depen/indep:")
-    print("dependent or independent hash lookups, load factor 1, half hits.")
+    print("dependent or independent hash lookups, load factor 1, half hits. (control):")
+    print("the A/A, no prefetch against its own copy (v4 on; earlier runs had none: -).")
     for name, label, _, _ in cpus:
         print(f"  {name}: {label}")
     print(f"{'walk':<14} {'regime':<9} {'variant':<17}" +
@@ -84,6 +89,9 @@ def main():
                     for _, _, _, h in cpus]
             print(f"{walk:<14} {regime:<9} {'(set)':<17}" +
                   "".join(f" {s:<{width}}" for s in sets))
+            controls = [h.get((walk, regime, "control"), "-") for _, _, _, h in cpus]
+            print(f"{'':<14} {'':<9} {'(control)':<17}" +
+                  "".join(f" {c:<{width}}" for c in controls))
             for variant in variants:
                 cells = [h.get((walk, regime, variant), "-") for _, _, _, h in cpus]
                 print(f"{'':<14} {'':<9} {variant:<17}" +

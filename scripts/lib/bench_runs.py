@@ -509,7 +509,7 @@ def print_counts(agg, tests):
 
 def print_all(agg):
     print("\nALL CELLS over the builds: ratio [lowest, highest build] verdict; control")
-    print(f"{'walk':<11} {'shape':<44} {'set':>8} {'reg':<9} {'none ns':>9} {'control':<8}" +
+    print(f"{'walk':<11} {'shape':<44} {'set':>8} {'reg':<9} {'none ns':>9} {'control':<21}" +
           "".join(f" {SHORT_VARIANTS[v]:<27}" for v in VARIANTS))
     for by_variant in by_cell(agg).values():
         r = by_variant["none"]
@@ -519,7 +519,7 @@ def print_all(agg):
             shape = (f"{r['shape']} {r['pages']} {r['lookups']} load {r['load']} "
                      f"hits {float(r['hits']):.0%} {r['position']}")
         print(f"{r['walk']:<11} {shape:<44} {size(r['bytes']):>8} {r['regime']:<9}"
-              f" {float(r['ns']):>9.2f} {float(r['control_ratio']):<8.3f}" +
+              f" {float(r['ns']):>9.2f} {control_text(r):<21}" +
               "".join(f" {cell_text(by_variant[v]):<27}" if v in by_variant else " " * 28
                       for v in VARIANTS).rstrip())
 
