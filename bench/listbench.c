@@ -35,7 +35,7 @@
  * prefetch in one repetition is one paired observation; so is the
  * control's, which must read 1.000. Repetitions go on until every
  * interval, the control's included, is within +-1 % or the cell's share
- * of the time budget is spent.
+ * of the time budget is spent (as much again while the control's is not).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -466,7 +466,16 @@ static int measure_cell(struct workload *w, struct cell *cell, unsigned int buil
 		/* Sorting costs: look again after a quarter more repetitions. */
 		next_check = cell->reps + (cell->reps / 4 > 16 ? cell->reps / 4 : 16);
 		estimate_variants(cell, &s);
-		if (precise(cell) || now_ns() >= deadline)
+		if (precise(cell))
+			break;
+		/*
+		 * The budget spent, a cell whose control is not yet within the
+		 * target gets up to as much again: without a control no
+		 * figure of the cell counts.
+		 */
+		if (now_ns() >= deadline &&
+		    (half_width(&cell->v[PF_CONTROL].ratio) <= TARGET_HALF_WIDTH ||
+		     now_ns() >= deadline + (deadline - start)))
 			break;
 	}
 	estimate_variants(cell, &s);
@@ -1090,7 +1099,7 @@ static void usage(const char *prog)
 		"  --plan FILE    a probe file: the cells and calibration every build shares\n"
 		"  --chunk K      measure the K-th group of cells (one node set)\n"
 		"  --run LABEL    the build's label (1, 2, ...): the CSV's run column and seeds\n"
-		"  --seconds N    the whole plan's budget in one build (quick 10, default 160,\n"
+		"  --seconds N    the whole plan's budget in one build (quick 10, default 200,\n"
 		"                 full 1200); with --crossover, per step (default 2)\n"
 		"  --cpu N        the CPU to pin to (default: the last allowed)\n",
 		prog, prog, prog, prog, prog);
@@ -1115,7 +1124,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const double default_seconds[NR_GRIDS] = {
-		[GRID_QUICK] = 10, [GRID_DEFAULT] = 160, [GRID_FULL] = 1200,
+		[GRID_QUICK] = 10, [GRID_DEFAULT] = 200, [GRID_FULL] = 1200,
 	};
 	const char *probe_path = NULL, *plan_path = NULL, *csv_path = NULL, *caches = NULL;
 	enum grid grid = GRID_DEFAULT;

@@ -34,6 +34,8 @@ upd = __import__("update-readme")
 # compare, a counter, a flag test (see docs/bench.md).
 SHORT_WORK = 20
 DECIDED = ("faster", "slower", "equivalent")
+# The bisected crossovers crossover_text() read, in ns.
+CROSSOVERS = []
 
 
 def load(path):
@@ -54,21 +56,24 @@ def headline_cells(rows, variant, walk, work=None, lookups=None):
     return [(r["regime"], r) for r in sorted(found, key=lambda r: int(r["bytes"]))]
 
 
+def pct_short(ratio):
+    return f"{(float(ratio) - 1) * 100:+.1f}"
+
+
 def describe(cells):
-    """'faster in DRAM (-27.6 % [-28.0, -27.1]), equivalent in L1 (+0.1 %)'."""
-    return ", ".join(f"{r['verdict']} in {regime} ({pct(r['ratio'])}"
-                     + (f", builds {pct(r['spread_low'])} to {pct(r['spread_high'])}"
-                        if float(r['spread_high']) - float(r['spread_low']) > 0.01 else "")
-                     + ")" for regime, r in cells)
-
-
-def changes(cells):
-    """Where the verdict differs from the regime before it."""
-    out = []
-    for (a_regime, a), (b_regime, b) in zip(cells, cells[1:]):
-        if a["verdict"] != b["verdict"]:
-            out.append(f"{a['verdict']} in {a_regime}, {b['verdict']} in {b_regime}")
-    return out
+    """Runs of regimes (by set size) with one verdict, 'then' where it
+    changes: 'faster in L1, L2 (-16.4, -11.1 %), then equivalent in DRAM
+    (-0.3 %)'."""
+    runs = []
+    for regime, r in cells:
+        if runs and runs[-1][0] == r["verdict"]:
+            runs[-1][1].append((regime, r))
+        else:
+            runs.append((r["verdict"], [(regime, r)]))
+    return ", then ".join(
+        f"{verdict} in {', '.join(g for g, _ in group)} "
+        f"({', '.join(pct_short(r['ratio']) for _, r in group)} %)"
+        for verdict, group in runs)
 
 
 def size_cost(path):
@@ -95,10 +100,11 @@ def header(csv_path):
     caches = re.search(r"^caches \((\w+)\)", text, re.M)
     control = re.search(r"^A/A CONTROL: (\d+) of (\d+) \(cell, build\) controls", text, re.M)
     return (f"On {cpu.group(1) if cpu else 'this CPU'} (make bench, "
-            f"{builds.group(1) if builds else '?'} builds taking turns, verdicts that hold "
-            f"in every build beyond the A/A control"
-            + (f", {control.group(1)} of {control.group(2)} controls within 1 %" if control else "")
-            + (f"; caches from {caches.group(1)}" if caches else "") + ").")
+            f"{builds.group(1) if builds else '?'} builds taking turns; a verdict holds in "
+            f"every build, beyond the A/A control"
+            + (f" ({control.group(1)} of {control.group(2)} within 1 %)" if control else "")
+            + (f"; caches from {caches.group(1)}" if caches else "") + "; ratios in % of the "
+            "time without prefetch, by set size).")
 
 
 def current_sizes(paths):
@@ -122,14 +128,18 @@ def bench_staleness(csv_path):
 
 
 def crossover_text(csv_path):
-    """The bisected crossovers of bench.txt's work table, per set."""
+    """The bisected crossovers of bench.txt's work table, equal ones together."""
     txt = re.sub(r"\.csv$", ".txt", csv_path)
     if not os.path.exists(txt):
         return []
     found = re.findall(r"^(\d+ [KMG]iB)\s+(\S+)\s.*?  (\d+) ns \(between (\d+) and \d+;[^)]*\)"
                        r"(?:, ~(\d+) uops)?", open(txt).read(), re.M)
-    return [f"{n} ns at {size} ({regime}" + (f", ~{u} uops per node" if u else "") + ")"
-            for size, regime, n, _, u in found]
+    groups = {}
+    CROSSOVERS[:] = [int(n) for _, _, n, _, _ in found]
+    for size, regime, n, _, u in found:
+        groups.setdefault((n, u), []).append(f"{size} ({regime})")
+    return [f"{n} ns" + (f" (~{u} uops per node)" if u else "") + f" at {', '.join(sets)}"
+            for (n, u), sets in groups.items()]
 
 
 def families(rows, works):
@@ -173,8 +183,8 @@ def axes_text(rows):
             and int(r["bytes"]) == largest and int(r["work"]) == work and r["shape"] == "line"
             and r["pages"] == "4k" and r["list_len"] == "1024" and r["layout"] == "shuffled"]
     lead = (f"base {base[0]['verdict']} ({pct(base[0]['ratio'])})" if base else "base not measured")
-    return (f"Kernel shapes at {work} ns of work per node, at the largest set ({lead}, "
-            f"{base[0]['regime'] if base else '?'}): " + ", ".join(parts) + ".")
+    return (f"Other shapes at {work} ns of work per node, at the largest set "
+            f"({base[0]['regime'] if base else '?'}; {lead}): " + ", ".join(parts) + ".")
 
 
 def null_test(rows):
@@ -191,9 +201,8 @@ def null_test(rows):
         return None
     words = []
     for variant, label, count, n in parts:
-        words.append(f"{variant} ({label}) is faster than prefetch in {count['faster']}, slower "
-                     f"in {count['slower']} and equivalent in {count['equivalent']} of {n} "
-                     f"lookup cells")
+        words.append(f"{variant} ({label}) faster in {count['faster']}, slower in "
+                     f"{count['slower']}, equivalent in {count['equivalent']} of {n} lookup cells")
     gains = sum(c["faster"] for _, _, c, _ in parts)
     losses = sum(c["slower"] for _, _, c, _ in parts)
     if losses > gains:
@@ -241,9 +250,6 @@ def main():
         if not cells:
             continue
         parts.append(f"{name[0].upper()}{name[1:]}: prefetch is {describe(cells)}.")
-        turns = changes(cells)
-        if turns:
-            parts.append(f"The verdict changes with the set: {'; '.join(turns)}.")
         if kind != "long":
             gains += [(name, g) for g, r in cells if r["verdict"] == "faster"]
             losses += [(name, g) for g, r in cells if r["verdict"] == "slower"]
@@ -293,7 +299,11 @@ def main():
                     "the option's code is the size above.")
     long_faster = [w for w in works if w > SHORT_WORK and any(
         r["verdict"] == "faster" for _, r in headline_cells(rows, "prefetch", "list", work=w))]
-    if long_faster:
+    if CROSSOVERS:
+        defaults += (f" Bodies of {max(CROSSOVERS)} ns or more per node (bisected) gain from it "
+                     "past L2, which an iterator cannot know: that is a per-site prefetch, not "
+                     "this switch.")
+    elif long_faster:
         defaults += (f" Bodies of {long_faster[0]} ns or more per node gain from it, which an "
                      "iterator cannot know: that is a per-site prefetch, not this switch.")
     defaults += (" The K7 default (on) is not judged here: this CPU is not a K7, and that "
