@@ -14,6 +14,11 @@
 #   uml-bench.sh --short    UML_SHORT_BOOTS boots of the default kernel,
 #                           the iterators only (make report's):
 #                           results/uml-bench-short.txt
+#   uml-bench.sh --short --unsettled   the same with umlbench.settle=0 (v1's
+#                           fixed walk order, no untimed pass): the A/A
+#                           controls show the artifact that made list and
+#                           RCU differ, and the run is refused; its tables
+#                           are kept in results/uml-bench-unsettled.txt
 set -euo pipefail
 # shellcheck source=scripts/lib/lab.sh
 . "$(dirname "$0")/lib/lab.sh"
@@ -39,6 +44,9 @@ UML_SHORT_SETS=${UML_SHORT_SETS:-16,256,4096,65536}
 # UML_SAMPLES samples over each: where a set lands moves its walks.
 UML_PLACEMENTS=${UML_PLACEMENTS:-3}
 UML_SAMPLES=${UML_SAMPLES:-5}
+# umlbench.settle: one untimed pass before each sample, walks in a random
+# order (1); 0 reproduces v1's fixed order (--unsettled).
+UML_SETTLE=1
 
 usage() {
 	echo "usage: $0 [--quick | --short | --from RUN[,RUN...]]" >&2
@@ -116,7 +124,8 @@ boot_rounds() {
 			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
 			stage_start "uml boot $i/$rounds $variant"
 			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
-				umlbench.placements="$UML_PLACEMENTS" umlbench.samples="$UML_SAMPLES"
+				umlbench.placements="$UML_PLACEMENTS" umlbench.samples="$UML_SAMPLES" \
+				umlbench.settle="$UML_SETTLE"
 			stage_end
 		done
 	done
@@ -127,7 +136,13 @@ main() {
 	local mode=full dir=
 	case "${1:-}" in
 	--quick) mode=quick ;;
-	--short) mode=short ;;
+	--short)
+		mode=short
+		if [ "${2:-}" = --unsettled ]; then
+			UML_SETTLE=0
+			shift
+		fi
+		;;
 	--from)
 		[ $# -eq 2 ] || usage
 		local run
@@ -139,6 +154,7 @@ main() {
 	"") ;;
 	*) usage ;;
 	esac
+	[ $# -le 1 ] || [ "$mode" = from ] || usage
 	mkdir -p "$RESULTS_DIR"
 	case $mode in
 	quick) build_variants default on ;;
@@ -168,7 +184,7 @@ main() {
 		dir=$run_dir
 	fi
 	mkdir -p "$cpu_dir"
-	write_atomic "$cpu_dir/uml-bench.txt" uml_report "$dir"
+	uml_decide "$dir" "$cpu_dir/uml-bench.txt"
 	cp "$cpu_dir/uml-bench.txt" "$RESULTS_DIR/uml-bench.txt"
 	cat "$RESULTS_DIR/uml-bench.txt"
 	log "uml: results/uml-bench.txt and ${cpu_dir#"$PROJECT_DIR"/}/uml-bench.txt"
@@ -179,23 +195,48 @@ main() {
 # consoles in results/uml/ and its table in results/uml-bench-short.txt;
 # the kept runs (results/cpus/CPU/uml-runs/) and the quoted report stay.
 short() {
-	local dir
+	local dir name=uml-bench-short
+	[ "$UML_SETTLE" = 1 ] || name=uml-bench-unsettled
 	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)-short
+	[ "$UML_SETTLE" = 1 ] || dir=$dir-unsettled
 	mkdir -p "$dir"
 	# The swept paths are compared across kernels: with one, not timed.
 	UML_SETS=$UML_SHORT_SETS UML_PATH_SETS='' boot_rounds "$dir" "$UML_SHORT_BOOTS" default
-	write_atomic "$RESULTS_DIR/uml-bench-short.txt" uml_report "$dir"
-	cat "$RESULTS_DIR/uml-bench-short.txt"
-	log "uml: results/uml-bench-short.txt ($UML_SHORT_BOOTS boots; the full run: make uml-bench)"
+	uml_decide "$dir" "$RESULTS_DIR/$name.txt"
+	cat "$RESULTS_DIR/$name.txt"
+	log "uml: results/$name.txt ($UML_SHORT_BOOTS boots; the full run: make uml-bench)"
+}
+
+# uml_decide RUN DEST: the report of RUN's boots into DEST; kept beside
+# the run (RUN/uml-bench.txt) even when refused, DEST left as it was.
+uml_decide() {
+	local run=$1 dest=$2 status=0
+	uml_report "$run" >"$run/uml-bench.txt.tmp" || status=$?
+	mv -f "$run/uml-bench.txt.tmp" "$run/uml-bench.txt"
+	# The unsettled run is there to be refused: its tables are its result.
+	[ "$UML_SETTLE" = 1 ] || cp "$run/uml-bench.txt" "$dest"
+	if [ "$status" -eq 3 ]; then
+		die "the run is refused: its A/A controls (the same code timed against itself) failed, named above; its tables: ${run#"$PROJECT_DIR"/}/uml-bench.txt" \
+			"re-run on an idle machine (another process, or a changing clock, moves one sample against the next); ${dest#"$PROJECT_DIR"/} is unchanged"
+	fi
+	[ "$status" -eq 0 ] || die "deciding over the boots failed (exit $status)" "see ${run#"$PROJECT_DIR"/}/uml-bench.txt"
+	cp "$run/uml-bench.txt" "$dest"
 }
 
 # uml_report RUN: the stamped tables and verdicts of a run's boots.
 # shellcheck disable=SC2317 # called through write_atomic
 uml_report() {
 	result_stamp
-	echo "UML (ARCH=um) on $(cpu_field 'model name'), pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
+	local hypervisor
+	hypervisor=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: *//p')
+	echo "UML (ARCH=um) on $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model)), host kernel $(uname -r), ${hypervisor:+inside a $hypervisor VM, }pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
 	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
 	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" default)/.config"); boots: ${1//"$PROJECT_DIR"\//}"
+	if [ "$UML_SETTLE" = 1 ]; then
+		echo "settled: one untimed pass of each walk before its sample, the walks in a random order every sample"
+	else
+		echo "UNSETTLED (--unsettled, umlbench.settle=0): v1's fixed walk order, no untimed pass"
+	fi
 	# The host benchmark of this CPU model: the one kept with its results
 	# (results/cpus/CPU/, on any clone), else this machine's last run.
 	local host_bench

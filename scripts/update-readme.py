@@ -58,6 +58,9 @@ BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/
 # What makes the sizes (size_checks.py only judges them).
 SIZES = ["scripts/sizes.sh", "scripts/count-prefetches.sh", "scripts/lib/alt_prefetches.py"]
 CODEGEN = ["scripts/codegen.sh", "scripts/lib/codegen_check.py"]
+# What makes the UML timings.
+UML = SERIES_NO_TESTS + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh", "scripts/lib/uml_bench.py",
+                         "scripts/uml-tree.sh", "scripts/lib/verdicts.py"]
 # What each quoted result depends on, and the command that remakes it.
 PRODUCERS = {
     "bench.txt": (BENCH, "make bench"),
@@ -87,9 +90,9 @@ PRODUCERS = {
     "report.txt": (CHECKS, "make report"),
     "report-all.txt": (CHECKS, "make report-all"),
     "stage-times.txt": (CHECKS, "make report"),
-    "uml-bench.txt": (SERIES_NO_TESTS + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh",
-                                "scripts/lib/uml_bench.py", "scripts/uml-tree.sh",
-                                "scripts/lib/verdicts.py"], "make uml-bench"),
+    "uml-bench.txt": (UML, "make uml-bench"),
+    "uml-bench-short.txt": (UML, "scripts/uml-bench.sh --short"),
+    "uml-bench-unsettled.txt": (UML, "scripts/uml-bench.sh --short --unsettled"),
     "uml-kunit-all.txt": (SERIES + ["guest/umlbench", "lab/um", "scripts/uml-kunit.sh",
                                     "scripts/uml-tree.sh", "scripts/lib/kunit_diff.py"],
                           "scripts/uml-kunit.sh --all"),

@@ -19,6 +19,7 @@
  * as the kernel allocates them (one slab object each, linked in a random
  * order so each step is a pointer chase across the whole set):
  *   list    list_for_each_entry over dentry-sized objects;
+ *   list_copy  the same code at another address: the A/A control;
  *   lookup  hash lookups with hlist_for_each_entry in a table at load
  *           factor 1, half the keys present, each key waiting for a word
  *           of the last lookup's last line (a path walk's shape);
@@ -94,13 +95,19 @@ static unsigned int min_sample_ms = 10;
 module_param(min_sample_ms, uint, 0444);
 MODULE_PARM_DESC(min_sample_ms, "each sample walks at least this long");
 
+static bool settle = true;
+module_param(settle, bool, 0444);
+MODULE_PARM_DESC(settle, "one untimed walk before each sample, walks in random order");
+
 static bool power_off = true;
 module_param(power_off, bool, 0444);
 MODULE_PARM_DESC(power_off, "power the kernel off when done");
 
-enum umlbench_walk { WALK_LIST, WALK_LOOKUP, WALK_RCU, WALK_SKB, NR_WALKS };
+enum umlbench_walk { WALK_LIST, WALK_LIST_COPY, WALK_LOOKUP, WALK_RCU, WALK_SKB, NR_WALKS };
 
-static const char * const walk_names[NR_WALKS] = { "list", "lookup", "rcu", "skb" };
+static const char * const walk_names[NR_WALKS] = {
+	"list", "list_copy", "lookup", "rcu", "skb",
+};
 
 /*
  * Both forms of the walks, where the option exists (the series, with
@@ -191,11 +198,12 @@ static u64 expected_sum(struct umlbench_set *s, enum umlbench_walk kind)
 	return (u64)s->nr * (s->nr - 1) / 2;
 }
 
-/* One sample: walks until min_sample_ms have passed; ns per node visited. */
+/* One sample: walks until @ms have passed (once, if 0); ns per node visited. */
 static int time_sample(struct umlbench_set *s, const struct umlbench_walks *w,
-		       enum umlbench_walk kind, u64 *state, u64 *ns_per_node_x1000)
+		       enum umlbench_walk kind, u64 *state, unsigned int ms,
+		       u64 *ns_per_node_x1000)
 {
-	u64 t0 = ktime_get_ns(), budget = (u64)min_sample_ms * NSEC_PER_MSEC;
+	u64 t0 = ktime_get_ns(), budget = (u64)ms * NSEC_PER_MSEC;
 	u64 visited = 0, elapsed, sum;
 	u64 want = expected_sum(s, kind);
 
@@ -203,6 +211,10 @@ static int time_sample(struct umlbench_set *s, const struct umlbench_walks *w,
 		switch (kind) {
 		case WALK_LIST:
 			sum = w->list(s);
+			visited += s->nr;
+			break;
+		case WALK_LIST_COPY:
+			sum = w->list_copy(s);
 			visited += s->nr;
 			break;
 		case WALK_RCU:
@@ -233,12 +245,20 @@ static int time_sample(struct umlbench_set *s, const struct umlbench_walks *w,
 
 /*
  * Every walk of a set, each sample timing both forms back to back over
- * the same nodes, in an order that alternates (off on, on off, ...).
+ * the same nodes, in an order that alternates (off on, on off, ...), the
+ * walks themselves in a fresh random order every sample. Each timed
+ * region starts from the walk's own steady state: one untimed pass of
+ * the same walk and form first. Without both, a walk's figure at sets
+ * around the LLC size was set by the walk before it (the list walk
+ * followed the sk_buff walk, which evicted the nodes; the RCU walk
+ * followed the lookups, which had just read them): list and RCU, the
+ * same code, differed by up to half.
  */
 static int bench_placement(unsigned int kib, unsigned int placement)
 {
+	unsigned int order[NR_WALKS];
 	struct umlbench_set s;
-	unsigned int i, f, kind;
+	unsigned int i, f, k;
 	u64 state = 0x9e3779b97f4a7c15ull ^ kib, x;
 	int ret;
 
@@ -248,13 +268,27 @@ static int bench_placement(unsigned int kib, unsigned int placement)
 		free_set(&s);
 		return ret;
 	}
+	for (k = 0; k < NR_WALKS; k++)
+		order[k] = k;
 	for (i = 0; i < samples && !ret; i++) {
-		for (kind = 0; kind < NR_WALKS && !ret; kind++) {
+		for (k = NR_WALKS - 1; settle && k > 0; k--) {
+			/* Drawn once: swap() evaluates its arguments twice. */
+			unsigned int j = get_random_u32_below(k + 1);
+
+			swap(order[k], order[j]);
+		}
+		for (k = 0; k < NR_WALKS && !ret; k++) {
+			enum umlbench_walk kind = order[k];
+
 			for (f = 0; f < ARRAY_SIZE(forms) && !ret; f++) {
 				const struct umlbench_walks *w =
 					forms[i & 1 ? ARRAY_SIZE(forms) - 1 - f : f];
 
-				ret = time_sample(&s, w, kind, &state, &x);
+				/* The untimed pass: one walk, however short. */
+				if (settle)
+					ret = time_sample(&s, w, kind, &state, 0, &x);
+				if (!ret)
+					ret = time_sample(&s, w, kind, &state, min_sample_ms, &x);
 				if (!ret)
 					pr_info("umlbench: walk=%s form=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu\n",
 						walk_names[kind], w->form, kib,
@@ -746,9 +780,9 @@ static int __init umlbench_init(void)
 
 	if (!nr_sets && !nr_path_sets)
 		return 0;
-	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u\n",
+	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u settle=%d\n",
 		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n", sizeof(struct umlbench_node),
-		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms);
+		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms, settle);
 	for (i = 0; i < nr_sets && !ret; i++)
 		ret = bench_set(sets[i]);
 	for (i = 0; i < nr_path_sets && !ret; i++)

@@ -38,6 +38,7 @@ struct umlbench_set {
 struct umlbench_walks {
 	const char *form;		/* "off" or "on" */
 	u64 (*list)(struct umlbench_set *s);
+	u64 (*list_copy)(struct umlbench_set *s);	/* list's code again: the A/A */
 	u64 (*rcu)(struct umlbench_set *s);
 	u64 (*skb)(struct umlbench_set *s);
 	unsigned int (*lookups)(struct umlbench_set *s, unsigned int n, u64 *state,

@@ -13,7 +13,22 @@
 
 #include "umlbench.h"
 
-static noinline u64 walk_list(struct umlbench_set *s)
+/*
+ * walk_list() and walk_list_copy() are the same code at two addresses:
+ * the A/A control, timed against each other in every sample. no_icf
+ * keeps the compiler from folding the copy into the original.
+ */
+static noinline __attribute__((__no_icf__)) u64 walk_list(struct umlbench_set *s)
+{
+	struct umlbench_node *pos;
+	u64 sum = 0;
+
+	list_for_each_entry(pos, &s->head, list)
+		sum += pos->payload;
+	return sum;
+}
+
+static noinline __attribute__((__no_icf__)) u64 walk_list_copy(struct umlbench_set *s)
 {
 	struct umlbench_node *pos;
 	u64 sum = 0;
@@ -91,6 +106,7 @@ static noinline unsigned int walk_lookups(struct umlbench_set *s, unsigned int n
 const struct umlbench_walks UMLBENCH_WALKS = {
 	.form = IS_ENABLED(CONFIG_LIST_PREFETCH) ? "on" : "off",
 	.list = walk_list,
+	.list_copy = walk_list_copy,
 	.rcu = walk_rcu,
 	.skb = walk_skb,
 	.lookups = walk_lookups,

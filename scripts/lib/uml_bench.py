@@ -240,12 +240,68 @@ def forms_ratio(boots, chosen, key):
     return cell_ratio(obs, key)
 
 
+# The controls that failed in the last iterator table (main refuses the run).
+CONTROL_FAILURES = []
+# The A/A controls of a boot: (walk, form) over (walk, form) of the same
+# nodes in the same samples. list_copy is list's code at another address;
+# rcu is list's walk under rcu_read_lock(), which Tiny RCU makes nothing.
+CONTROLS = ((("list_copy", "off"), ("list", "off")), (("list_copy", "on"), ("list", "on")),
+            (("rcu", "off"), ("list", "off")))
+# A control reads 1.000: off by more than this, and 1 outside its interval, it fails.
+CONTROL_LIMIT = 0.01
+
+
+def control_ratio(boots, chosen, kib, a, b):
+    """a / b at set KIB, one ratio per boot (both in the same samples)."""
+    obs = []
+    for boot in chosen:
+        x, y = boots[boot].get((a[0], kib, a[1])), boots[boot].get((b[0], kib, b[1]))
+        if x and y:
+            obs.append((boot_value(x), boot_value(y)))
+    r = verdicts.paired_ratio(obs)
+    if r:
+        r.update({"kib": kib, "name": f"{a[0]}-{a[1]} / {b[0]}-{b[1]}"})
+    return r
+
+
+def control_failed(r):
+    return abs(r["ratio"] - 1) > CONTROL_LIMIT and not r["ci_low"] <= 1 <= r["ci_high"]
+
+
+def control_table(boots, chosen):
+    """The A/A controls per set; {kib: the list copy's control, off form}, failures."""
+    kibs = sorted({k[1] for b in chosen for k in boots[b] if len(k) == 3})
+    rows = [r for kib in kibs for a, b in CONTROLS
+            if (r := control_ratio(boots, chosen, kib, a, b))]
+    if not rows:
+        print("A/A controls: none in these boots (umlbench before its list_copy walk)")
+        return {}, []
+    print("A/A controls, in every boot: the same code over the same nodes in the same samples"
+          " must read 1.000 (list_copy: list's code at another address; rcu: list's walk under"
+          " rcu_read_lock(), nothing under Tiny RCU); per boot the ratio of medians, n boots,"
+          " median [95 % CI]; a control fails off by more than 1 % with 1 outside its interval")
+    print(f"{'control':<28} {'set':>8} {'n':>4}  {'ratio [95% CI]':<24} {'':<6}")
+    failed = []
+    for r in rows:
+        bad = control_failed(r)
+        if bad:
+            failed.append(f"{r['name']} at {size(r['kib'])}: {interval(r)}")
+        print(f"{r['name']:<28} {size(r['kib']):>8} {r['n']:>4}  {interval(r):<24} "
+              f"{'FAILED' if bad else 'ok'}")
+    print(f"A/A controls: {len(rows) - len(failed)} of {len(rows)} read 1.000 within 1 % "
+          "(or their interval holds 1)")
+    print()
+    return ({r["kib"]: r for r in rows if r["name"] == "list_copy-off / list-off"}, failed)
+
+
 def iterator_table(boots, host):
     """Each boot times both forms over the same nodes: one ratio per boot;
     the kernels of the two variants are two builds, whose intervals must
     agree (else 'unstable': the code's placement decides, not the option)."""
     chosen = sorted(b for b in boots if any(len(k) == 3 for k in boots[b]))
-    keys = sorted({k[:2] for b in chosen for k in boots[b] if len(k) == 3},
+    control, failed = control_table(boots, chosen)
+    CONTROL_FAILURES[:] = failed
+    keys = sorted({k[:2] for b in chosen for k in boots[b] if len(k) == 3 and k[0] != "list_copy"},
                   key=lambda k: (k[1], k[0]))
     results = []
     for key in keys:
@@ -260,6 +316,10 @@ def iterator_table(boots, host):
     verdicts.decide(results)
     for r in results:
         a, b = r["builds"]
+        c = control.get(r["kib"])
+        # A difference counts only beyond the A/A control's interval at its set.
+        if c and r["verdict"] in ("faster", "slower") and c["ci_low"] <= r["ratio"] <= c["ci_high"]:
+            r["verdict"] = "undecided"
         if a and b and (a["ci_high"] < b["ci_low"] or b["ci_high"] < a["ci_low"]):
             r["verdict"] = "unstable"
     print(f"The iterators: {len(chosen)} boots, each timing both forms of every walk (the"
@@ -354,6 +414,10 @@ def main():
     if not iterator_table(boots, host):
         print(f"uml_bench: no boot timed the iterators in {sys.argv[1]}", file=sys.stderr)
         return 1
+    if CONTROL_FAILURES:
+        print("uml_bench: refused: the A/A controls (the same code against itself) failed: "
+              + "; ".join(CONTROL_FAILURES), file=sys.stderr)
+        return 3
     if pairs:
         path_table(boots, pairs)
     else:
