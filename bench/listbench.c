@@ -1099,7 +1099,7 @@ static void usage(const char *prog)
 		"  --plan FILE    a probe file: the cells and calibration every build shares\n"
 		"  --chunk K      measure the K-th group of cells (one node set)\n"
 		"  --run LABEL    the build's label (1, 2, ...): the CSV's run column and seeds\n"
-		"  --seconds N    the whole plan's budget in one build (quick 10, default 200,\n"
+		"  --seconds N    the whole plan's budget in one build (quick 15, default 200,\n"
 		"                 full 1200); with --crossover, per step (default 2)\n"
 		"  --cpu N        the CPU to pin to (default: the last allowed)\n",
 		prog, prog, prog, prog, prog);
@@ -1124,7 +1124,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const double default_seconds[NR_GRIDS] = {
-		[GRID_QUICK] = 10, [GRID_DEFAULT] = 200, [GRID_FULL] = 1200,
+		[GRID_QUICK] = 15, [GRID_DEFAULT] = 200, [GRID_FULL] = 1200,
 	};
 	const char *probe_path = NULL, *plan_path = NULL, *csv_path = NULL, *caches = NULL;
 	enum grid grid = GRID_DEFAULT;

@@ -98,11 +98,11 @@ def header(csv_path):
     cpu = re.search(r"^cpu: (.*?); kernel", text, re.M)
     builds = re.search(r"^HEADLINE over (\d+) builds", text, re.M)
     caches = re.search(r"^caches \((\w+)\)", text, re.M)
-    control = re.search(r"^A/A CONTROL: (\d+) of (\d+) \(cell, build\) controls", text, re.M)
+    control = re.search(r"^A/A CONTROL: (\d+) of (\d+) cells within", text, re.M)
     return (f"On {cpu.group(1) if cpu else 'this CPU'} (make bench, "
             f"{builds.group(1) if builds else '?'} builds taking turns; a verdict holds in "
             f"every build, beyond the A/A control"
-            + (f" ({control.group(1)} of {control.group(2)} within 1 %)" if control else "")
+            + (f" ({control.group(1)} of {control.group(2)} cells within 1 %)" if control else "")
             + (f"; caches from {caches.group(1)}" if caches else "") + "; ratios in % of the "
             "time without prefetch, by set size).")
 
