@@ -240,8 +240,6 @@ def forms_ratio(boots, chosen, key):
     return cell_ratio(obs, key)
 
 
-# The controls that failed in the last iterator table (main refuses the run).
-CONTROL_FAILURES = []
 # The A/A controls of a boot: (walk, form) over (walk, form) of the same
 # nodes in the same samples. list_copy is list's code at another address;
 # rcu is list's walk under rcu_read_lock(), which Tiny RCU makes nothing.
@@ -297,10 +295,10 @@ def control_table(boots, chosen):
 def iterator_table(boots, host):
     """Each boot times both forms over the same nodes: one ratio per boot;
     the kernels of the two variants are two builds, whose intervals must
-    agree (else 'unstable': the code's placement decides, not the option)."""
+    agree (else 'unstable': the code's placement decides, not the option).
+    Returns the A/A controls that failed, or None if no boot timed the iterators."""
     chosen = sorted(b for b in boots if any(len(k) == 3 for k in boots[b]))
     control, failed = control_table(boots, chosen)
-    CONTROL_FAILURES[:] = failed
     keys = sorted({k[:2] for b in chosen for k in boots[b] if len(k) == 3 and k[0] != "list_copy"},
                   key=lambda k: (k[1], k[0]))
     results = []
@@ -312,7 +310,7 @@ def iterator_table(boots, host):
                        for v in ("default", "on")]
         results.append(r)
     if not results:
-        return False
+        return None
     verdicts.decide(results)
     for r in results:
         a, b = r["builds"]
@@ -352,7 +350,7 @@ def iterator_table(boots, host):
               + ("; ".join(disagreements) if disagreements else "nowhere they were both measured"))
     else:
         print("no host benchmark results to compare with (make bench)")
-    return True
+    return failed
 
 
 def decision(path, rows):
@@ -411,12 +409,13 @@ def main():
     print(f"kernels: {' '.join(sorted(kernels)) or 'unknown'}")
     host = host_cells(sys.argv[2] if len(sys.argv) > 2 else None)
     pairs = sorted({p for p, v in boots if (p, "default") in boots and (p, "on") in boots})
-    if not iterator_table(boots, host):
+    failed = iterator_table(boots, host)
+    if failed is None:
         print(f"uml_bench: no boot timed the iterators in {sys.argv[1]}", file=sys.stderr)
         return 1
-    if CONTROL_FAILURES:
+    if failed:
         print("uml_bench: refused: the A/A controls (the same code against itself) failed: "
-              + "; ".join(CONTROL_FAILURES), file=sys.stderr)
+              + "; ".join(failed), file=sys.stderr)
         return 3
     if pairs:
         path_table(boots, pairs)

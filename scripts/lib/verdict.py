@@ -34,8 +34,6 @@ upd = __import__("update-readme")
 # compare, a counter, a flag test (see docs/bench.md).
 SHORT_WORK = 20
 DECIDED = ("faster", "slower", "equivalent")
-# The bisected crossovers crossover_text() read, in ns.
-CROSSOVERS = []
 
 
 def load(path):
@@ -127,16 +125,19 @@ def bench_staleness(csv_path):
     return upd.outdated(st[0], upd.PRODUCERS["bench.txt"][0])
 
 
-def crossover_text(csv_path):
-    """The bisected crossovers of bench.txt's work table, equal ones together."""
+def crossovers(csv_path):
+    """[(set, regime, ns, uops)] of the bisected crossovers in bench.txt's work table."""
     txt = re.sub(r"\.csv$", ".txt", csv_path)
     if not os.path.exists(txt):
         return []
-    found = re.findall(r"^(\d+ [KMG]iB)\s+(\S+)\s.*?  (\d+) ns \(between (\d+) and \d+;[^)]*\)"
-                       r"(?:, ~(\d+) uops)?", open(txt).read(), re.M)
+    return re.findall(r"^(\d+ [KMG]iB)\s+(\S+)\s.*?  (\d+) ns \(between \d+ and \d+;[^)]*\)"
+                      r"(?:, ~(\d+) uops)?", open(txt).read(), re.M)
+
+
+def crossover_text(found):
+    """The crossovers in words, equal ones together."""
     groups = {}
-    CROSSOVERS[:] = [int(n) for _, _, n, _, _ in found]
-    for size, regime, n, _, u in found:
+    for size, regime, n, u in found:
         groups.setdefault((n, u), []).append(f"{size} ({regime})")
     return [f"{n} ns" + (f" (~{u} uops per node)" if u else "") + f" at {', '.join(sets)}"
             for (n, u), sets in groups.items()]
@@ -253,7 +254,8 @@ def main():
         if kind != "long":
             gains += [(name, g) for g, r in cells if r["verdict"] == "faster"]
             losses += [(name, g) for g, r in cells if r["verdict"] == "slower"]
-    cross = crossover_text(bench)
+    found = crossovers(bench)
+    cross = crossover_text(found)
     if cross:
         parts.append("The smallest work per node at which it is faster in every build "
                       "(bisected): " + ", ".join(cross) + ".")
@@ -299,8 +301,9 @@ def main():
                     "the option's code is the size above.")
     long_faster = [w for w in works if w > SHORT_WORK and any(
         r["verdict"] == "faster" for _, r in headline_cells(rows, "prefetch", "list", work=w))]
-    if CROSSOVERS:
-        defaults += (f" Bodies of {max(CROSSOVERS)} ns or more per node (bisected) gain from it "
+    if found:
+        defaults += (f" Bodies of {max(int(n) for _, _, n, _ in found)} ns or more per node "
+                     "(bisected) gain from it "
                      "past L2, which an iterator cannot know: that is a per-site prefetch, not "
                      "this switch.")
     elif long_faster:
