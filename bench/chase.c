@@ -7,22 +7,24 @@
  * the next node at each node visited (the pre-2011 hlist iterator's),
  * and against itself (the A/A control: the same loop on other fresh keys).
  *
- *   chase --bytes B --load L --hits H [--form hlist|while]
+ *   chase --bytes B --load L --hits H [--form hlist|lookup|while]
  *         [--seconds S] [--cpu N]
  *
  * prints one CSV line: chase,B,L,H,ratio,ci_low,ci_high,control,
  * control_low,control_high,rounds,none_ns,form. Where listbench's cell of
  * the same shape (independent lookups, 64-byte nodes, 4 KiB pages, load
  * L, share H of keys present, the match anywhere in its chain) disagrees
- * with the hlist form in sign or size, one of the two measures
+ * with the lookup form in sign or size, one of the two measures
  * something else.
  *
- * Two loop forms over the same nodes, because the loop's code moves the
- * figure: "hlist" is the kernel's hlist_for_each_entry() of 2010 written
- * out (the entry from its embedded link by hlist_entry_safe(), the next
- * prefetched in the loop condition, then the compare), the shape
- * listbench times; "while" is the tightest loop for the same walk, on
- * the links themselves (while (l && key(l) != key) l = l->next, the
+ * Three loop forms over the same nodes, because the loop's code moves
+ * the figure: "hlist" is the kernel's hlist_for_each_entry() of 2010
+ * written out (the entry from its embedded link by hlist_entry_safe(),
+ * the next prefetched in the loop condition, then the compare);
+ * "lookup" is that walk with the bookkeeping listbench's lookups do
+ * around it (nodes counted, the last one kept, a word of the last line
+ * read), the shape listbench times, so the one to agree with; "while"
+ * is the tightest loop for the same walk, on the links themselves (the
  * prefetch before the compare). See docs/bench.md, the cross-check.
  */
 #define _GNU_SOURCE
@@ -169,84 +171,105 @@ static void draw(const struct table *t, uint64_t *keys, size_t n, double hits, s
 	}
 }
 
+#define NO_PREFETCH(p)		((void)(p))
+#define NEXT_PREFETCH(p)	__builtin_prefetch(p)
+
 /*
  * hlist: the kernel's 2010 hlist_for_each_entry(), written out: the entry
- * from the link by hlist_entry_safe(), its next prefetched in the loop
- * condition, before the body's compare.
+ * from the link by hlist_entry_safe(), its next prefetched (or not: pf)
+ * in the loop condition, before the body's compare.
  */
-static uint64_t __attribute__((noinline)) hlist_plain(const struct table *t,
-						      const uint64_t *keys, size_t n)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct cnode *pos;
-
-		for (pos = entry_safe(t->buckets[bucket_of(t, keys[i])]); pos;
-		     pos = entry_safe(pos->link.next))
-			if (pos->key == keys[i])
-				break;
-		sum += pos ? pos->value[0] : 1;
-	}
-	return sum;
+#define DEFINE_HLIST(name, pf)						\
+static uint64_t __attribute__((noinline)) name(const struct table *t,	\
+					      const uint64_t *keys, size_t n) \
+{									\
+	uint64_t sum = 0;						\
+	size_t i;							\
+									\
+	for (i = 0; i < n; i++) {					\
+		const struct cnode *pos;				\
+									\
+		for (pos = entry_safe(t->buckets[bucket_of(t, keys[i])]); \
+		     pos && ({ pf(pos->link.next); 1; });		\
+		     pos = entry_safe(pos->link.next))			\
+			if (pos->key == keys[i])			\
+				break;					\
+		sum += pos ? pos->value[0] : 1;				\
+	}								\
+	return sum;							\
 }
 
-static uint64_t __attribute__((noinline)) hlist_prefetch(const struct table *t,
-							 const uint64_t *keys, size_t n)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct cnode *pos;
-
-		for (pos = entry_safe(t->buckets[bucket_of(t, keys[i])]);
-		     pos && ({ __builtin_prefetch(pos->link.next); 1; });
-		     pos = entry_safe(pos->link.next))
-			if (pos->key == keys[i])
-				break;
-		sum += pos ? pos->value[0] : 1;
-	}
-	return sum;
+/*
+ * lookup: the hlist walk with the bookkeeping a lookup of listbench's
+ * does around it (the nodes visited counted, the last node kept, and a
+ * volatile read of a word of the last line fetched: the value, the last
+ * next pointer, or the bucket), written anew: what listbench's
+ * independent lookups time, without its code, keys or node sets.
+ */
+#define DEFINE_LOOKUP(name, pf)						\
+static uint64_t __attribute__((noinline)) name(const struct table *t,	\
+					      const uint64_t *keys, size_t n) \
+{									\
+	uint64_t sum = 0, visited = 0, tail = 0;			\
+	size_t i;							\
+									\
+	for (i = 0; i < n; i++) {					\
+		struct clink *const *bucket = &t->buckets[bucket_of(t, keys[i])]; \
+		const struct cnode *pos, *last = NULL;			\
+		const volatile uint64_t *word;				\
+									\
+		for (pos = entry_safe(*bucket);				\
+		     pos && ({ pf(pos->link.next); 1; });		\
+		     pos = entry_safe(pos->link.next)) {		\
+			visited++;					\
+			last = pos;					\
+			if (pos->key == keys[i])			\
+				break;					\
+		}							\
+		if (pos) {						\
+			sum = sum * 31 + pos->value[0];			\
+			word = &pos->value[0];				\
+		} else {						\
+			sum = sum * 31 + 1;				\
+			word = last ? (const volatile uint64_t *)&last->link.next : \
+				(const volatile uint64_t *)bucket;	\
+		}							\
+		tail += *word;						\
+	}								\
+	return sum + visited + (tail & 1);				\
 }
 
-/* while: the tightest loop for the same walk, on the links themselves. */
-static uint64_t __attribute__((noinline)) while_plain(const struct table *t,
-						      const uint64_t *keys, size_t n)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct clink *l = t->buckets[bucket_of(t, keys[i])];
-
-		while (l && node_of(l)->key != keys[i])
-			l = l->next;
-		sum += l ? node_of(l)->value[0] : 1;
-	}
-	return sum;
+/*
+ * while: the tightest loop for the same walk, on the links themselves,
+ * the prefetch (if any) before the compare.
+ */
+#define DEFINE_WHILE(name, pf)						\
+static uint64_t __attribute__((noinline)) name(const struct table *t,	\
+					      const uint64_t *keys, size_t n) \
+{									\
+	uint64_t sum = 0;						\
+	size_t i;							\
+									\
+	for (i = 0; i < n; i++) {					\
+		const struct clink *l = t->buckets[bucket_of(t, keys[i])]; \
+									\
+		while (l) {						\
+			pf(l->next);					\
+			if (node_of(l)->key == keys[i])			\
+				break;					\
+			l = l->next;					\
+		}							\
+		sum += l ? node_of(l)->value[0] : 1;			\
+	}								\
+	return sum;							\
 }
 
-static uint64_t __attribute__((noinline)) while_prefetch(const struct table *t,
-							 const uint64_t *keys, size_t n)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct clink *l = t->buckets[bucket_of(t, keys[i])];
-
-		while (l) {
-			__builtin_prefetch(l->next);
-			if (node_of(l)->key == keys[i])
-				break;
-			l = l->next;
-		}
-		sum += l ? node_of(l)->value[0] : 1;
-	}
-	return sum;
-}
+DEFINE_HLIST(hlist_plain, NO_PREFETCH)
+DEFINE_HLIST(hlist_prefetch, NEXT_PREFETCH)
+DEFINE_LOOKUP(lookup_plain, NO_PREFETCH)
+DEFINE_LOOKUP(lookup_prefetch, NEXT_PREFETCH)
+DEFINE_WHILE(while_plain, NO_PREFETCH)
+DEFINE_WHILE(while_prefetch, NEXT_PREFETCH)
 
 enum { PLAIN, PREFETCH, CONTROL, NR_FORMS };
 
@@ -296,13 +319,16 @@ int main(int argc, char **argv)
 			if (!strcmp(optarg, "while")) {
 				plain = while_plain;
 				prefetching = while_prefetch;
+			} else if (!strcmp(optarg, "lookup")) {
+				plain = lookup_plain;
+				prefetching = lookup_prefetch;
 			} else if (strcmp(optarg, "hlist")) {
-				fprintf(stderr, "chase: --form hlist or while\n");
+				fprintf(stderr, "chase: --form hlist, lookup or while\n");
 				return 2;
 			}
 			break;
 		default:
-			fprintf(stderr, "usage: %s --bytes B --load L --hits H [--form hlist|while]\n"
+			fprintf(stderr, "usage: %s --bytes B --load L --hits H [--form hlist|lookup|while]\n"
 				"       [--seconds S] [--cpu N]\n", argv[0]);
 			return 2;
 		}

@@ -238,7 +238,7 @@ run_chase() {
 	local form
 	while read -r bytes sweep; do
 		log "bench: cross-check: bench/chase.c at $bytes bytes"
-		for form in hlist while; do
+		for form in lookup hlist while; do
 			run "$BENCH_BUILD/chase" --form "$form" --bytes "$bytes" --load 1 --hits 0.5 \
 				--seconds 6 >>"$run_dir/chase.csv"
 			[ "$sweep" = 1 ] || continue
