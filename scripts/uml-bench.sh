@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # uml-bench.sh - the kernel's own list iterators on the real CPU: User-Mode
-# Linux kernels of the series, default (LIST_PREFETCH=n) and forced on,
-# and vanilla, each with guest/umlbench built in, booted in turn as host
-# processes pinned to one CPU (A B B A ...), their walks timed by the
-# kernel's own clock: the iterators (default and on) and the four swept
-# paths (all three). scripts/lib/uml_bench.py pairs the boots and decides
-# with the host benchmark's statistics (scripts/lib/verdicts.py).
+# Linux kernels of the series, default (LIST_PREFETCH=n), moved (the
+# default's configuration with its code 1104 bytes further on: lab/um/0002,
+# the A/A control across boots) and forced on, and vanilla, each with
+# guest/umlbench built in, booted in turn as host processes pinned to one
+# CPU (A B C D D C B A ...), their walks timed by the kernel's own clock:
+# the iterators (all but vanilla) and the four swept paths (all four).
+# scripts/lib/uml_bench.py pairs the boots and decides with the host
+# benchmark's statistics (scripts/lib/verdicts.py).
 #
 #   uml-bench.sh            PAIRS rounds of boots over the working sets
 #   uml-bench.sh --quick    one small set, one boot of default and on, the
 #                           walks' and paths' results checked, no verdicts
-#   uml-bench.sh --short    UML_SHORT_BOOTS boots of the default kernel,
-#                           the iterators only (make report's):
-#                           results/uml-bench-short.txt
+#   uml-bench.sh --short    UML_SHORT_BOOTS rounds of boots of the default
+#                           and moved kernels, the iterators only (make
+#                           report's): results/uml-bench-short.txt
 #   uml-bench.sh --short --unsettled   the same with umlbench.settle=0 (v1's
 #                           fixed walk order, no untimed pass): the A/A
 #                           controls show the artifact that made list and
@@ -32,10 +34,12 @@ UML_SETS=${UML_SETS:-16,256,4096,65536,262144}
 UML_PATH_SETS=${UML_PATH_SETS:-16,256,4096}
 UML_MEM=${UML_MEM:-1536M}
 UML_PAIRS=${UML_PAIRS:-10}
-# make report's boots: each times both forms of the iterators, so one
-# kernel (8 minutes to build here) answers for them; 10 boots give 10
-# ratios per cell, past the 6 a 95 % interval needs (the sign test's) and
-# enough for some to survive the false-discovery rate over 20 cells.
+# make report's rounds: each boot times both forms of the iterators, so
+# the default kernel answers for them, and the moved one (the same code
+# elsewhere: a relink, its objects from ccache) beside it gives the A/A
+# control across boots, one ratio per round; 10 rounds give 10 ratios per
+# control cell, past the 6 a 95 % interval needs (the sign test's), and 20
+# per iterator cell, enough for some to survive the false-discovery rate.
 UML_SHORT_BOOTS=${UML_SHORT_BOOTS:-10}
 # and its sets: the largest, 256 MiB, takes most of a boot's 44 s here (a
 # DRAM-bound walk of 4M nodes per sample); 64 MiB is past the LLC too.
@@ -47,6 +51,20 @@ UML_SAMPLES=${UML_SAMPLES:-5}
 # umlbench.settle: one untimed pass before each sample, walks in a random
 # order (1); 0 reproduces v1's fixed order (--unsettled).
 UML_SETTLE=1
+# The cold paths' sets (KiB; tiny_rcu: its objects), from below the host's
+# LLC to 4x it, and the memory read to age their nodes (2x LLC), both
+# from the LLC as the host benchmark reads it: UML_COLD_SETS and
+# UML_AGE_KIB override them.
+UML_COLD_SETS=${UML_COLD_SETS:-}
+UML_AGE_KIB=${UML_AGE_KIB:-}
+# blk_batch's batches, in KiB of one batch's requests (a request takes
+# 256 bytes here): 64, 1024 and 8192 requests, each region as many
+# batches as null_blk's poll queue holds (10240, blk-mq's most).
+UML_BATCH_SETS=${UML_BATCH_SETS:-16,256,2048}
+# null_blk, built into the UML kernels: one disk with a poll queue as
+# deep as blk-mq allows, no I/O scheduler (whose requests never batch).
+NULL_BLK_ARGS=(null_blk.nr_devices=1 null_blk.poll_queues=1 null_blk.no_sched=1
+	null_blk.hw_queue_depth=10240)
 
 usage() {
 	echo "usage: $0 [--quick | --short | --from RUN[,RUN...]]" >&2
@@ -69,12 +87,39 @@ boot_uml() {
 	out=$(build_dir "$UML_TARGET" "$UML_SET" "$variant")
 	# UML maps its memory from a file under TMPDIR: /dev/shm holds it in RAM.
 	TMPDIR=/dev/shm timeout 600 taskset -c "$(uml_cpu)" "$out/linux" \
-		mem="$UML_MEM" "$@" </dev/null >"$logfile" 2>&1 || status=$?
+		mem="$UML_MEM" "${NULL_BLK_ARGS[@]}" "$@" </dev/null >"$logfile" 2>&1 || status=$?
 	if ! grep -q 'umlbench: done' "$logfile"; then
 		grep -E 'umlbench|Kernel panic|BUG|Oops' "$logfile" | tail -5 >&2 || true
 		die "the UML kernel $variant did not finish its walks (exit $status); console: $logfile" \
 			"read the console; 'no memory' needs a larger UML_MEM= (and as much free in /dev/shm)"
 	fi
+}
+
+# host_llc: "KIB SOURCE", the host's last-level cache and where it was
+# read (sysfs, cpuid or measured), by bench/'s own reader (bench/caches.c).
+host_llc() {
+	local bench_build=$LIST_PREFETCH_CACHE/bench source line
+	need_cmd gcc build-essential
+	run make -s -C "$PROJECT_DIR/bench" BUILD="$bench_build" "$bench_build/listbench" >&2
+	for source in sysfs cpuid measured; do
+		line=$("$bench_build/listbench" --caches "$source" 2>/dev/null) || continue
+		[[ "$line" =~ LLC\ ([0-9]+)\ KiB ]] || continue
+		echo "${BASH_REMATCH[1]} $source"
+		return 0
+	done
+	die "the host's LLC size: neither sysfs, nor CPUID, nor a latency sweep gave it" \
+		"give UML_COLD_SETS= and UML_AGE_KIB= (KiB) by hand"
+}
+
+# cold_plan: UML_COLD_SETS and UML_AGE_KIB from the host's LLC unless
+# given: sets LLC/8, LLC/2, 2x and 4x LLC; aging reads 2x LLC.
+cold_plan() {
+	local llc source
+	read -r llc source < <(host_llc)
+	UML_LLC="$llc KiB ($source)"
+	[ -n "$UML_COLD_SETS" ] || UML_COLD_SETS=$((llc / 8)),$((llc / 2)),$((2 * llc)),$((4 * llc))
+	[ -n "$UML_AGE_KIB" ] || UML_AGE_KIB=$((2 * llc))
+	log "uml: host LLC $UML_LLC: cold sets $UML_COLD_SETS KiB, aged by reading $UML_AGE_KIB KiB"
 }
 
 build_variants() {
@@ -94,6 +139,7 @@ quick() {
 	for variant in default on; do
 		stage_start "uml boot $variant (quick)"
 		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.path_sets=16 \
+			umlbench.cold_sets=4096 umlbench.batch_sets=256 umlbench.age_kib="$UML_AGE_KIB" \
 			umlbench.samples=1 umlbench.min_sample_ms=1
 		grep -q "umlbench: start CONFIG_LIST_PREFETCH=$(load_target "$UML_TARGET" && expected_list_prefetch "$variant") " \
 			"$dir/boot-$variant.log" ||
@@ -121,6 +167,8 @@ boot_rounds() {
 		for variant in "${order[@]}"; do
 			sets=()
 			[ -z "$UML_PATH_SETS" ] || sets+=(umlbench.path_sets="$UML_PATH_SETS")
+			[ -z "$UML_COLD_SETS" ] || sets+=(umlbench.cold_sets="$UML_COLD_SETS"
+				umlbench.batch_sets="$UML_BATCH_SETS" umlbench.age_kib="$UML_AGE_KIB")
 			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
 			stage_start "uml boot $i/$rounds $variant"
 			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
@@ -156,10 +204,11 @@ main() {
 	esac
 	[ $# -le 1 ] || [ "$mode" = from ] || usage
 	mkdir -p "$RESULTS_DIR"
+	case $mode in quick | full) cold_plan ;; esac
 	case $mode in
 	quick) build_variants default on ;;
-	short) build_variants default ;;
-	full) build_variants default on vanilla ;;
+	short) build_variants default moved ;;
+	full) build_variants default moved on vanilla ;;
 	esac
 	case $mode in
 	quick)
@@ -176,7 +225,7 @@ main() {
 	if [ "$mode" != from ]; then
 		dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
 		mkdir -p "$dir"
-		boot_rounds "$dir" "$UML_PAIRS" default on vanilla
+		boot_rounds "$dir" "$UML_PAIRS" default moved on vanilla
 		# The consoles stay in results/uml/; their samples are kept with the CPU's results.
 		run_dir=$cpu_dir/uml-runs/$(basename "$dir")
 		mkdir -p "$run_dir"
@@ -190,10 +239,11 @@ main() {
 	log "uml: results/uml-bench.txt and ${cpu_dir#"$PROJECT_DIR"/}/uml-bench.txt"
 }
 
-# short: make report's run, the default kernel's boots only (the
-# iterators' forms; the swept paths need the on and vanilla kernels), its
-# consoles in results/uml/ and its table in results/uml-bench-short.txt;
-# the kept runs (results/cpus/CPU/uml-runs/) and the quoted report stay.
+# short: make report's run, the default kernel's boots and the moved
+# kernel's (the iterators' forms, and the A/A control across boots; the
+# swept paths need the on and vanilla kernels), its consoles in
+# results/uml/ and its table in results/uml-bench-short.txt; the kept
+# runs (results/cpus/CPU/uml-runs/) and the quoted report stay.
 short() {
 	local dir name=uml-bench-short
 	[ "$UML_SETTLE" = 1 ] || name=uml-bench-unsettled
@@ -201,10 +251,10 @@ short() {
 	[ "$UML_SETTLE" = 1 ] || dir=$dir-unsettled
 	mkdir -p "$dir"
 	# The swept paths are compared across kernels: with one, not timed.
-	UML_SETS=$UML_SHORT_SETS UML_PATH_SETS='' boot_rounds "$dir" "$UML_SHORT_BOOTS" default
+	UML_SETS=$UML_SHORT_SETS UML_PATH_SETS='' UML_COLD_SETS='' boot_rounds "$dir" "$UML_SHORT_BOOTS" default moved
 	uml_decide "$dir" "$RESULTS_DIR/$name.txt"
 	cat "$RESULTS_DIR/$name.txt"
-	log "uml: results/$name.txt ($UML_SHORT_BOOTS boots; the full run: make uml-bench)"
+	log "uml: results/$name.txt ($UML_SHORT_BOOTS rounds of boots; the full run: make uml-bench)"
 }
 
 # uml_decide RUN DEST: the report of RUN's boots into DEST; kept beside
@@ -230,8 +280,10 @@ uml_report() {
 	local hypervisor
 	hypervisor=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: *//p')
 	echo "UML (ARCH=um) on $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model)), host kernel $(uname -r), ${hypervisor:+inside a $hypervisor VM, }pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
-	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms;"
+	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms, and a cold path's region lasts >= 1000 steps;"
+	[ -z "${UML_LLC:-}" ] || echo "host LLC $UML_LLC; cold paths at ${UML_COLD_SETS//,/, } KiB (blk_batch: batches of ${UML_BATCH_SETS//,/, } KiB of requests), their nodes aged by reading $UML_AGE_KIB KiB of other memory"
 	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" default)/.config"); boots: ${1//"$PROJECT_DIR"\//}"
+	echo "the A/A across boots: the moved kernel, the default's configuration with CONFIG_UML_TEXT_PAD_BYTES=$(config_value UML_TEXT_PAD_BYTES "$(build_dir "$UML_TARGET" "$UML_SET" moved)/.config" 2>/dev/null) (its code that much further on)"
 	if [ "$UML_SETTLE" = 1 ]; then
 		echo "settled: one untimed pass of each walk before its sample, the walks in a random order every sample"
 	else

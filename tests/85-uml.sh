@@ -27,6 +27,19 @@ test_uml_quick() {
 			grep -q "umlbench: walk=$walk " "$log" ||
 				{ echo "$variant: no $walk walk in $log"; return 1; }
 		done
+		# The cold paths: their nodes aged, one region of >= 1000 clock
+		# steps (umlbench says too_short and times nothing otherwise).
+		for walk in tiny_rcu blk_batch; do
+			grep -Eq "umlbench: walk=$walk .* regions=1 region_ns=[0-9]+ aged_kib=[1-9]" "$log" ||
+				{ echo "$variant: no cold $walk region timed in $log"; return 1; }
+		done
+		# Their real work done: every tiny_rcu callback freed its object
+		# (else destroying the cache warns), every bio ended (counted in
+		# the boot), and nothing warned.
+		if grep -E 'WARNING:|BUG:|still has objects|umlbench: .*(failed|outside)' "$log"; then
+			echo "$variant: the boot warned (above): $log"
+			return 1
+		fi
 		echo "$variant: $(grep -c 'umlbench: walk=' "$log") walks and paths checked"
 	done
 	# The two forms are what they say: the on form prefetches, the off
@@ -64,18 +77,19 @@ test_uml_kunit() {
 # iterators (both forms in every boot), the on form 10 % faster in every
 # boot is 'faster', no difference beyond 0.1 % 'equivalent', and a form
 # that is faster in one kernel's boots and slower in the other's
-# 'unstable'; for the swept paths (one form per kernel), a path whose
-# prefetch pays (on and vanilla faster than default) keeps it, one where
-# it does not leaves its patch standing. The A/A controls (list_copy and
-# rcu against list) read 1.000 and pass; with the copy 5 % slower in
-# every boot, the run is refused, the control named.
+# 'unstable'; for the swept paths (one form per kernel), a cold path
+# whose prefetch pays (on and vanilla faster than default) keeps it, one
+# equivalent everywhere lets its removal stand, and a v1 path (not yet
+# driven through its real work) is not sent as measured. The A/A
+# controls (list_copy and rcu against list) read 1.000 and pass; with the
+# copy 5 % slower in every boot, the run is refused, the control named.
 test_uml_bench_pairs_and_decides() {
 	local dir pair variant sample fast flat form
 	dir=$(mktemp -d)
 	for pair in 1 2 3 4 5 6 7 8; do
-		for variant in default on vanilla; do
+		for variant in default moved on vanilla; do
 			for sample in 0 1 2 3 4 5 6 7 8 9; do
-				fast=$(awk -v v="$variant" -v s="$sample" 'BEGIN { printf "%.3f", (v == "default" ? 100 : 90) + s / 100 }')
+				fast=$(awk -v v="$variant" -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", (v == "default" || v == "moved" ? 100 + (p % 3 - 1) / 100 : 90) + s / 100 }')
 				flat=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
 				for form in off on; do
 					[ "$variant" != vanilla ] || continue
@@ -89,7 +103,10 @@ test_uml_bench_pairs_and_decides() {
 					}'
 				done
 				echo "umlbench: walk=tiny_rcu set_kib=256 nodes=1365 sample=$sample ns_per_node=$fast"
-				echo "umlbench: walk=backlog set_kib=256 nodes=455 sample=$sample ns_per_node=$flat"
+				[ "$sample$variant" != 0default ] ||
+					echo "umlbench: walk=tiny_rcu set_kib=16 nodes=85 placement=0 sample=0 region_ns=$((40000 + pair)) too_short"
+				echo "umlbench: walk=blk_batch set_kib=256 nodes=1024 sample=$sample ns_per_node=$flat regions=1"
+				echo "umlbench: walk=backlog set_kib=256 nodes=455 sample=$sample ns_per_node=$flat regions=40"
 			done >>"$dir/boot-$pair-$variant.log"
 		done
 	done
@@ -107,24 +124,50 @@ test_uml_bench_pairs_and_decides() {
 		echo "uml_bench.py: a list copy 5 % slower than the list in every boot was not refused, named"
 		return 1
 	fi
-	if ! { grep -Eq '^list +64 MiB +16 .* faster' "$dir/out.txt" &&
-		grep -Eq '^rcu +64 MiB +16 .* equivalent' "$dir/out.txt" &&
-		grep -Eq '^skb +64 MiB +16 .* unstable' "$dir/out.txt"; }; then
-		echo "uml_bench.py: want list faster, rcu equivalent and skb unstable, over 16 boots"
+	if ! { grep -Eq '^list +64 MiB +24 .* faster' "$dir/out.txt" &&
+		grep -Eq '^rcu +64 MiB +24 .* equivalent' "$dir/out.txt" &&
+		grep -Eq '^skb +64 MiB +24 .* unstable' "$dir/out.txt"; }; then
+		echo "uml_bench.py: want list faster, rcu equivalent and skb unstable, over 24 boots (3 kernels)"
 		return 1
 	fi
 	# A headline cell wider than +-1 % says by how much, and how many boots
 	# would narrow it (an interval narrows as the square root of its boots).
-	grep -Fq 'within +-1 %; wider: skb 64 MiB (9.1 % over 16 boots; +-1 % would take ~1323 boots)' "$dir/out.txt" ||
-		{ echo "uml_bench.py: want skb's headline interval named, 9.1 % wide, ~1323 boots to +-1 %"; return 1; }
+	grep -Fq 'within +-1 %; wider: skb 64 MiB (15.1 % over 24 boots; +-1 % would take ~5504 boots)' "$dir/out.txt" ||
+		{ echo "uml_bench.py: want skb's headline interval named, 15.1 % wide, ~5504 boots to +-1 %"; return 1; }
 	# Placements: 10 % faster over one allocation, even over the other; a
 	# boot's ratio is over both (sqrt(0.9)), not the last one's alone.
-	grep -Eq '^lookup +64 MiB +16 .* 0\.949 \[0\.949,0\.949\] +faster' "$dir/out.txt" ||
+	grep -Eq '^lookup +64 MiB +24 .* 0\.949 \[0\.949,0\.949\] +faster' "$dir/out.txt" ||
 		{ echo "uml_bench.py: want lookup 0.949 (both placements), faster"; return 1; }
 	if ! { grep -Eq '^tiny_rcu +256 KiB .* faster .* faster' "$dir/out.txt" &&
 		grep -Eq '^patch 07 rcu: tiny: the prefetch pays at 256 KiB: keep it' "$dir/out.txt" &&
-		grep -Eq '^patch 08 net: sock: the prefetch pays nowhere measured \(equivalent\): the patch stands' "$dir/out.txt"; }; then
-		echo "uml_bench.py: want tiny_rcu's prefetch kept and backlog's patch standing"
+		grep -Eq '^patch 09 blk-mq: the prefetch pays nowhere \(256 KiB equivalent\): the removal stands' "$dir/out.txt" &&
+		grep -Eq '^patch 08 net: sock: its site is not yet driven through its real work .*: not sent as measured' "$dir/out.txt"; }; then
+		echo "uml_bench.py: want tiny_rcu's prefetch kept, blk_batch's removal standing, backlog (v1) not sent as measured"
+		return 1
+	fi
+	# The A/A across boots: the moved kernel (the default's code elsewhere)
+	# reads 1.000 beside every path; without its boots no difference is
+	# decided, and the patch is not sent as measured; with its tiny_rcu 5 %
+	# slower in every boot, the run is refused, the control named.
+	grep -Fq 'not timed: tiny_rcu 16 KiB: its region lasted 40 us, under 1000 of' "$dir/out.txt" ||
+		{ echo "uml_bench.py: want the region too short to time named, not summed"; return 1; }
+	grep -Eq '^tiny_rcu +256 KiB .* 1\.000 \[[0-9.]+,[0-9.]+\] ok$' "$dir/out.txt" ||
+		{ echo "uml_bench.py: want the moved / default control beside tiny_rcu, passed"; return 1; }
+	mkdir "$dir/unmoved"
+	cp "$dir"/boot-*-default.log "$dir"/boot-*-on.log "$dir"/boot-*-vanilla.log "$dir/unmoved/"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/unmoved" >"$dir/unmoved/out.txt"
+	grep -Fq 'patch 07 rcu: tiny: not decided (256 KiB undecided (no A/A control across boots: boot the moved kernel)): not sent as measured' "$dir/unmoved/out.txt" ||
+		{ echo "uml_bench.py: without the moved kernel, tiny_rcu's 0.900 was decided"; return 1; }
+	mkdir "$dir/moved-slow"
+	cp "$dir"/boot-*.log "$dir/moved-slow/"
+	for log in "$dir"/boot-*-moved.log; do
+		awk '/walk=tiny_rcu/ { split($NF, a, "="); sub(/ns_per_node=.*/, sprintf("ns_per_node=%.3f", a[2] * 1.05)) } { print }' \
+			"$log" >"$dir/moved-slow/$(basename "$log")"
+	done
+	if python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/moved-slow" >"$dir/moved-slow/out.txt" 2>"$dir/moved-slow/err.txt" ||
+		! grep -q 'refused: .*moved / default, tiny_rcu at 256 KiB: 1.050' "$dir/moved-slow/err.txt"; then
+		cat "$dir/moved-slow/err.txt"
+		echo "uml_bench.py: the moved kernel 5 % slower at tiny_rcu in every round was not refused, named"
 		return 1
 	fi
 	# The samples kept in results/ decide as the consoles they came from.
@@ -135,8 +178,8 @@ test_uml_bench_pairs_and_decides() {
 		{ echo "uml_bench.py: the extracted samples decide otherwise than the consoles"; return 1; }
 	# Runs of the same kernels add up (twice the boots); of others, not.
 	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/kept,$dir/kept" >"$dir/twice.txt"
-	grep -Eq '^list +64 MiB +32 .* faster' "$dir/twice.txt" ||
-		{ echo "uml_bench.py: two runs of the same kernels do not add up to 32 boots"; return 1; }
+	grep -Eq '^list +64 MiB +48 .* faster' "$dir/twice.txt" ||
+		{ echo "uml_bench.py: two runs of the same kernels do not add up to 48 boots"; return 1; }
 	mkdir "$dir/other"
 	sed '1s/.*/# kernel 6.12.118-gother/' "$dir/kept/samples.csv" >"$dir/other/samples.csv"
 	if python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/kept,$dir/other" >/dev/null 2>"$dir/refused.txt" ||
@@ -150,7 +193,7 @@ test_uml_bench_pairs_and_decides() {
 	mkdir "$dir/short"
 	cp "$dir"/boot-*-default.log "$dir/short/"
 	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/short" >"$dir/short/out.txt"
-	if ! { grep -Eq '^skb +64 MiB +8 .* slower +[0-9.]+/- ' "$dir/short/out.txt" &&
+	if ! { grep -Eq '^skb +64 MiB +8 .* slower +[0-9.]+/-/- ' "$dir/short/out.txt" &&
 		grep -Fq 'one build only' "$dir/short/out.txt" &&
 		grep -Fq 'The swept paths: not timed' "$dir/short/out.txt"; }; then
 		echo "uml_bench.py: the default kernel's 8 boots alone: want skb slower over one build, the paths not timed"

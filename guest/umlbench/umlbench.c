@@ -26,19 +26,28 @@
  *   rcu     list_for_each_entry_rcu under rcu_read_lock();
  *   skb     skb_queue_walk over real sk_buffs (alloc_skb()).
  *
- * And, with umlbench.path_sets=, the four open-coded walks the series
- * sweeps, each driven through the kernel's own code path (the walks at
- * the sites are the ones the build compiled: the prefetch is there in
- * vanilla and with CONFIG_LIST_PREFETCH=y, gone with the default):
+ * And, with umlbench.path_sets= and umlbench.cold_sets=, the four
+ * open-coded walks the series sweeps, each driven through the kernel's
+ * own code path (the walks at the sites are the ones the build compiled:
+ * the prefetch is there in vanilla and with CONFIG_LIST_PREFETCH=y, gone
+ * with the default). Cold (cold_sets): the nodes built, then aged by
+ * reading umlbench.age_kib of other memory, then one timed region of at
+ * least 1000 clock steps per sample:
  *   tiny_rcu   Tiny RCU's rcu_process_callbacks() invoking call_rcu()
- *              callbacks of dentry-sized objects, timed from the first
- *              callback to the last (the grace period is not the walk);
+ *              callbacks that free their dentry-sized slab objects,
+ *              allocated anew and queued in a random order for every
+ *              sample, timed from the first callback to the last (the
+ *              grace period is not the walk);
+ *   blk_batch  (batch_sets: KiB of one batch's requests) polled reads of
+ *              a built-in null_blk disk, real bios with a page each,
+ *              gathered into batches by null_blk's poll, then, aged,
+ *              blk_mq_end_request_batch() ending them (bio_endio() into
+ *              an end_io that counts and puts them): a region completes
+ *              as many batches as the poll queue holds.
+ * v1 (path_sets; hot nodes, rounds summed until min_sample_ms):
  *   backlog    __release_sock() handing a socket's backlog of sk_buffs to
  *              sk_backlog_rcv(), built while the socket is owned (a UDP
  *              socket of the kernel's, its backlog handler the bench's);
- *   blk_batch  blk_mq_end_request_batch() completing a batch of requests
- *              of a blk-mq queue of the bench's own (a driver's polled
- *              completion), as many as the tag set holds;
  *   reclaim    direct reclaim (try_to_free_pages()) of clean page-cache
  *              folios, whose isolate_lru_folios() walks the LRU; the set
  *              is the folios' struct pages, the walk's nodes.
@@ -48,7 +57,9 @@
  * until at least min_sample_ms have passed and is timed as a whole.
  */
 #include <linux/anon_inodes.h>
+#include <linux/bio.h>
 #include <linux/blk-mq.h>
+#include <linux/blkdev.h>
 #include <linux/file.h>
 #include <linux/hash.h>
 #include <linux/init.h>
@@ -94,6 +105,20 @@ MODULE_PARM_DESC(placements, "times each set is allocated anew, samples timed ov
 static unsigned int min_sample_ms = 10;
 module_param(min_sample_ms, uint, 0444);
 MODULE_PARM_DESC(min_sample_ms, "each sample walks at least this long");
+
+static unsigned int cold_sets[UMLBENCH_MAX_SETS];
+static int nr_cold_sets;
+module_param_array(cold_sets, uint, &nr_cold_sets, 0444);
+MODULE_PARM_DESC(cold_sets, "sets of the swept paths driven cold, through their real work, in KiB");
+
+static unsigned int batch_sets[UMLBENCH_MAX_SETS];
+static int nr_batch_sets;
+module_param_array(batch_sets, uint, &nr_batch_sets, 0444);
+MODULE_PARM_DESC(batch_sets, "blk_batch's batches, in KiB of one batch's requests (cold, real bios)");
+
+static unsigned int age_kib;
+module_param(age_kib, uint, 0444);
+MODULE_PARM_DESC(age_kib, "KiB of other memory read between building a cold path's nodes and walking them (twice the host's LLC)");
 
 static bool settle = true;
 module_param(settle, bool, 0444);
@@ -330,17 +355,63 @@ static int bench_set(unsigned int kib)
 struct umlbench_path {
 	const char *name;
 	int (*setup)(void **ctx, unsigned int kib, unsigned int *nr);
+	/* v1: rounds over hot nodes, summed until min_sample_ms. */
 	int (*round)(void *ctx, u64 *ns, u64 *steps);
+	/* Cold: build the nodes (untimed), then, once aged, one timed region. */
+	int (*prepare)(void *ctx);
+	int (*region)(void *ctx, u64 *ns, u64 *steps);
 	void (*teardown)(void *ctx);
+	/* Its sets, in KiB: path_sets (v1), cold_sets or batch_sets. */
+	const unsigned int *sets;
+	const int *nr_sets;
 };
+
+/*
+ * UML's clock advances by up to 256 ns a step: a cold path's timed
+ * region lasts at least 1000 steps, or it is not timed (never summed).
+ */
+#define MIN_REGION_NS	(1000ULL * 256)
+
+/* Memory of the host's LLC twice over, read to evict a path's nodes. */
+static u64 *age_buf;
+
+static int age_init(void)
+{
+	size_t i, words = (size_t)age_kib * 1024 / sizeof(u64);
+
+	if (!age_kib || age_buf)
+		return 0;
+	age_buf = vmalloc(array_size(words, sizeof(u64)));
+	if (!age_buf)
+		return -ENOMEM;
+	for (i = 0; i < words; i++)
+		age_buf[i] = i;
+	return 0;
+}
+
+/*
+ * Age the nodes a path just wrote, as the sites see theirs: a callback
+ * queued, an skb backlogged long before it is handled. A word of every
+ * cache line of age_kib KiB is read, so the nodes, written last, are
+ * evicted by the time the region walks them.
+ */
+static void age_nodes(void)
+{
+	size_t i, words = (size_t)age_kib * 1024 / sizeof(u64);
+
+	/* READ_ONCE(): loads the compiler must make, though none is used. */
+	for (i = 0; i < words; i += L1_CACHE_BYTES / sizeof(u64))
+		(void)READ_ONCE(age_buf[i]);
+}
 
 /*
  * What the handlers the paths call saw in this round: they get only
  * their node (an rcu_head, an sk_buff), so the count lives here.
  */
 static struct {
-	unsigned int expect, done;
+	unsigned int expect, done, errors;
 	u64 sum, first_ns, last_ns;
+	struct kmem_cache *cache;	/* what the tiny_rcu callbacks free into */
 } path_round;
 
 static void path_round_start(unsigned int expect)
@@ -359,7 +430,13 @@ static int path_round_check(const char *name, unsigned int nr)
 	return -EINVAL;
 }
 
-/* Tiny RCU: a callback per object; dentries are freed this way. */
+/*
+ * Tiny RCU: a callback per object, which frees it, as d_free() and the
+ * kfree_rcu()s of the kernel do. The objects are dentry-sized slab
+ * objects allocated anew for every region, queued by call_rcu() in a
+ * random order, then aged; the region is rcu_process_callbacks()'s
+ * walk of them, from the first callback to the last.
+ */
 struct umlbench_cb {
 	struct rcu_head rcu;
 	u64 payload;
@@ -370,6 +447,7 @@ struct tiny_rcu_path {
 	struct kmem_cache *cache;
 	struct umlbench_cb **objs;	/* in call order: a random one */
 	unsigned int nr;
+	bool queued;
 };
 
 static void tiny_rcu_cb(struct rcu_head *head)
@@ -379,6 +457,7 @@ static void tiny_rcu_cb(struct rcu_head *head)
 	if (!path_round.done)
 		path_round.first_ns = ktime_get_ns();
 	path_round.sum += cb->payload;
+	kmem_cache_free(path_round.cache, cb);
 	if (++path_round.done == path_round.expect)
 		path_round.last_ns = ktime_get_ns();
 }
@@ -386,11 +465,10 @@ static void tiny_rcu_cb(struct rcu_head *head)
 static void tiny_rcu_teardown(void *ctx)
 {
 	struct tiny_rcu_path *p = ctx;
-	unsigned int i;
 
-	for (i = 0; p->objs && i < p->nr; i++)
-		if (p->objs[i])
-			kmem_cache_free(p->cache, p->objs[i]);
+	/* Queued objects are freed by their callbacks, whatever happened. */
+	if (p->queued)
+		rcu_barrier();
 	kvfree(p->objs);
 	kmem_cache_destroy(p->cache);
 	kfree(p);
@@ -399,7 +477,6 @@ static void tiny_rcu_teardown(void *ctx)
 static int tiny_rcu_setup(void **ctx, unsigned int kib, unsigned int *nr)
 {
 	struct tiny_rcu_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	unsigned int i;
 
 	if (!p)
 		return -ENOMEM;
@@ -409,31 +486,51 @@ static int tiny_rcu_setup(void **ctx, unsigned int kib, unsigned int *nr)
 		return -EINVAL;
 	}
 	p->nr = max_t(unsigned int, 2, (u64)kib * 1024 / sizeof(struct umlbench_cb));
-	p->cache = kmem_cache_create("umlbench_cb", sizeof(struct umlbench_cb), 0, 0, NULL);
+	/* Not merged with another cache: destroying it warns of an object not freed. */
+	p->cache = kmem_cache_create("umlbench_cb", sizeof(struct umlbench_cb), 0,
+				     SLAB_NO_MERGE, NULL);
 	p->objs = kvcalloc(p->nr, sizeof(*p->objs), GFP_KERNEL);
 	if (!p->cache || !p->objs)
 		return -ENOMEM;
-	for (i = 0; i < p->nr; i++) {
-		p->objs[i] = kmem_cache_alloc(p->cache, GFP_KERNEL);
-		if (!p->objs[i])
-			return -ENOMEM;
-		p->objs[i]->payload = i;
-	}
-	shuffle((void **)p->objs, p->nr);
 	*nr = p->nr;
 	return 0;
 }
 
-static int tiny_rcu_round(void *ctx, u64 *ns, u64 *steps)
+/* The objects, allocated and queued: nothing runs them before a QS. */
+static int tiny_rcu_prepare(void *ctx)
 {
 	struct tiny_rcu_path *p = ctx;
 	unsigned int i;
 
+	for (i = 0; i < p->nr; i++) {
+		p->objs[i] = kmem_cache_alloc(p->cache, GFP_KERNEL);
+		if (!p->objs[i]) {
+			while (i--)
+				kmem_cache_free(p->cache, p->objs[i]);
+			return -ENOMEM;
+		}
+		p->objs[i]->payload = i;
+	}
+	shuffle((void **)p->objs, p->nr);
 	path_round_start(p->nr);
+	path_round.cache = p->cache;
+	/*
+	 * PREEMPT_NONE and no schedule() until the region: the grace
+	 * period cannot end, so the callbacks wait, aging.
+	 */
 	for (i = 0; i < p->nr; i++)
 		call_rcu(&p->objs[i]->rcu, tiny_rcu_cb);
+	p->queued = true;
+	return 0;
+}
+
+static int tiny_rcu_region(void *ctx, u64 *ns, u64 *steps)
+{
+	struct tiny_rcu_path *p = ctx;
+
 	/* Callbacks run in order, ours before the barrier's own. */
 	rcu_barrier();
+	p->queued = false;
 	*ns = path_round.last_ns - path_round.first_ns;
 	*steps = p->nr - 1;
 	return path_round_check("tiny_rcu", p->nr);
@@ -523,106 +620,160 @@ static int backlog_round(void *ctx, u64 *ns, u64 *steps)
 	return path_round_check("backlog", p->nr);
 }
 
-/* blk_mq_end_request_batch(): requests of a queue with no disk. */
+/*
+ * blk_mq_end_request_batch(): polled reads of a null_blk disk (built in,
+ * its poll queue, no scheduler), each a real bio with a page, completed
+ * in the batches null_blk's poll forms (blk_mq_add_to_batch()), each
+ * request's bio ended by bio_endio() into this end_io, which counts and
+ * puts it. A region completes as many batches as the tag set holds.
+ */
 struct blk_batch_path {
-	struct blk_mq_tag_set set;
-	struct request_queue *q;
-	struct request **rqs;
-	unsigned int nr;
+	struct file *bdev_file;
+	struct page **pages;		/* one per request in flight */
+	struct io_comp_batch *iobs;	/* the batches of one region */
+	unsigned int batch;		/* requests per batch */
+	unsigned int nr_batches;
 };
 
-static blk_status_t blk_batch_queue_rq(struct blk_mq_hw_ctx *hctx,
-				       const struct blk_mq_queue_data *bd)
+static void blk_batch_end_io(struct bio *bio)
 {
-	/* Nothing is ever issued: requests are allocated and completed. */
-	return BLK_STS_NOTSUPP;
+	if (!path_round.done)
+		path_round.first_ns = ktime_get_ns();
+	path_round.sum += (uintptr_t)bio->bi_private;
+	if (bio->bi_status)
+		path_round.errors++;
+	bio_put(bio);
+	if (++path_round.done == path_round.expect)
+		path_round.last_ns = ktime_get_ns();
 }
-
-static const struct blk_mq_ops blk_batch_mq_ops = {
-	.queue_rq = blk_batch_queue_rq,
-};
 
 static void blk_batch_teardown(void *ctx)
 {
 	struct blk_batch_path *p = ctx;
+	unsigned int i;
 
-	if (!IS_ERR_OR_NULL(p->q)) {
-		blk_mq_destroy_queue(p->q);
-		blk_put_queue(p->q);
-	}
-	if (p->set.tags)
-		blk_mq_free_tag_set(&p->set);
-	kvfree(p->rqs);
+	/* A region that failed half way: its batches still hold requests. */
+	for (i = 0; p->iobs && i < p->nr_batches; i++)
+		if (p->iobs[i].complete)
+			p->iobs[i].complete(&p->iobs[i]);
+	for (i = 0; p->pages && i < p->batch * p->nr_batches; i++)
+		if (p->pages[i])
+			__free_page(p->pages[i]);
+	kvfree(p->pages);
+	kvfree(p->iobs);
+	if (!IS_ERR_OR_NULL(p->bdev_file))
+		fput(p->bdev_file);
 	kfree(p);
 }
 
 static int blk_batch_setup(void **ctx, unsigned int kib, unsigned int *nr)
 {
 	struct blk_batch_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	/* What blk-mq carves each request of the tag set from. */
 	size_t rq_bytes = round_up(sizeof(struct request), cache_line_size());
-	int ret;
+	struct request_queue *q;
+	struct device *dev;
+	unsigned int i, depth;
+	dev_t devt;
 
 	if (!p)
 		return -ENOMEM;
 	*ctx = p;
-	p->nr = clamp_t(u64, (u64)kib * 1024 / rq_bytes, 2, BLK_MQ_MAX_DEPTH);
-	p->set.ops = &blk_batch_mq_ops;
-	p->set.nr_hw_queues = 1;
-	p->set.queue_depth = p->nr;
-	p->set.numa_node = NUMA_NO_NODE;
-	ret = blk_mq_alloc_tag_set(&p->set);
-	if (ret) {
-		p->set.tags = NULL;
-		return ret;
+	dev = class_find_device_by_name(&block_class, "nullb0");
+	if (!dev) {
+		pr_err("umlbench: blk_batch: no nullb0 (CONFIG_BLK_DEV_NULL_BLK=y, null_blk.nr_devices=1)\n");
+		return -ENODEV;
 	}
-	if (p->set.queue_depth < p->nr) {
-		pr_err("umlbench: blk_batch: the tag set holds %u requests, not %u\n",
-		       p->set.queue_depth, p->nr);
-		return -ENOMEM;
+	devt = dev->devt;
+	put_device(dev);
+	p->bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ, p, NULL);
+	if (IS_ERR(p->bdev_file))
+		return PTR_ERR(p->bdev_file);
+	q = bdev_get_queue(file_bdev(p->bdev_file));
+	if (!(q->limits.features & BLK_FEAT_POLL) || !q->tag_set) {
+		pr_err("umlbench: blk_batch: nullb0 has no poll queue (null_blk.poll_queues=1)\n");
+		return -EINVAL;
 	}
-	p->q = blk_mq_alloc_queue(&p->set, NULL, NULL);
-	if (IS_ERR(p->q))
-		return PTR_ERR(p->q);
-	p->rqs = kvcalloc(p->nr, sizeof(*p->rqs), GFP_KERNEL);
-	if (!p->rqs)
+	depth = min(q->tag_set->queue_depth, BLK_MQ_MAX_DEPTH);
+	p->batch = max_t(unsigned int, 2, (u64)kib * 1024 / rq_bytes);
+	if (p->batch > depth) {
+		pr_err("umlbench: blk_batch: a batch of %u requests: the poll queue holds %u (null_blk.hw_queue_depth=)\n",
+		       p->batch, depth);
+		return -E2BIG;
+	}
+	p->nr_batches = depth / p->batch;
+	p->pages = kvcalloc(p->batch * p->nr_batches, sizeof(*p->pages), GFP_KERNEL);
+	p->iobs = kvcalloc(p->nr_batches, sizeof(*p->iobs), GFP_KERNEL);
+	if (!p->pages || !p->iobs)
 		return -ENOMEM;
-	*nr = p->nr;
+	for (i = 0; i < p->batch * p->nr_batches; i++) {
+		p->pages[i] = alloc_page(GFP_KERNEL);
+		if (!p->pages[i])
+			return -ENOMEM;
+	}
+	*nr = p->batch;
 	return 0;
 }
 
-static int blk_batch_round(void *ctx, u64 *ns, u64 *steps)
+/*
+ * Every batch: its reads submitted, polled (null_blk completes what its
+ * poll queue holds into the batch), none yet ended.
+ */
+static int blk_batch_prepare(void *ctx)
 {
 	struct blk_batch_path *p = ctx;
-	struct io_comp_batch iob = { };
-	unsigned int i;
-	u64 t0;
+	struct block_device *bdev = file_bdev(p->bdev_file);
+	unsigned int b, i, n = 0;
 
-	/* Every tag: the last round's batch must have given them all back. */
-	for (i = 0; i < p->nr; i++) {
-		p->rqs[i] = blk_mq_alloc_request(p->q, REQ_OP_DRV_IN, BLK_MQ_REQ_NOWAIT);
-		if (IS_ERR(p->rqs[i])) {
-			pr_err("umlbench: blk_batch: request %u of %u: no tag (%ld)\n", i, p->nr,
-			       PTR_ERR(p->rqs[i]));
-			while (i--)
-				blk_mq_free_request(p->rqs[i]);
-			return -EINVAL;
+	path_round_start(p->batch * p->nr_batches);
+	for (b = 0; b < p->nr_batches; b++) {
+		struct bio *first = NULL;
+
+		memset(&p->iobs[b], 0, sizeof(p->iobs[b]));
+		for (i = 0; i < p->batch; i++, n++) {
+			struct bio *bio = bio_alloc(bdev, 1, REQ_OP_READ | REQ_POLLED | REQ_NOWAIT,
+						    GFP_KERNEL);
+
+			bio->bi_iter.bi_sector = (sector_t)n * (PAGE_SIZE >> SECTOR_SHIFT);
+			__bio_add_page(bio, p->pages[n], PAGE_SIZE, 0);
+			bio->bi_end_io = blk_batch_end_io;
+			bio->bi_private = (void *)(uintptr_t)n;
+			/* Held: the batch's poll goes by the first bio's cookie. */
+			if (!first) {
+				first = bio;
+				bio_get(bio);
+			}
+			submit_bio(bio);
 		}
-	}
-	shuffle((void **)p->rqs, p->nr);
-	for (i = 0; i < p->nr; i++)
-		rq_list_add_tail(&iob.req_list, p->rqs[i]);
-	t0 = ktime_get_ns();
-	blk_mq_end_request_batch(&iob);
-	*ns = ktime_get_ns() - t0;
-	*steps = p->nr;
-	for (i = 0; i < p->nr; i++) {
-		if (READ_ONCE(p->rqs[i]->state) != MQ_RQ_IDLE) {
-			pr_err("umlbench: blk_batch: request %u was not completed\n", i);
+		for (i = 0; i < 1000 && bio_poll(first, &p->iobs[b], 0) <= 0; i++)
+			cond_resched();
+		bio_put(first);
+		if (path_round.done || rq_list_empty(&p->iobs[b].req_list)) {
+			pr_err("umlbench: blk_batch: batch %u: %u requests ended outside the batch\n",
+			       b, path_round.done);
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+static int blk_batch_region(void *ctx, u64 *ns, u64 *steps)
+{
+	struct blk_batch_path *p = ctx;
+	unsigned int b;
+	u64 t0;
+
+	t0 = ktime_get_ns();
+	for (b = 0; b < p->nr_batches; b++) {
+		p->iobs[b].complete(&p->iobs[b]);
+		p->iobs[b].complete = NULL;
+	}
+	*ns = ktime_get_ns() - t0;
+	*steps = (u64)p->batch * p->nr_batches;
+	if (path_round.errors) {
+		pr_err("umlbench: blk_batch: %u reads failed\n", path_round.errors);
+		return -EIO;
+	}
+	return path_round_check("blk_batch", p->batch * p->nr_batches);
 }
 
 /* Direct reclaim of clean page-cache folios: isolate_lru_folios(). */
@@ -722,41 +873,98 @@ out:
 }
 
 static const struct umlbench_path paths[] = {
-	{ "tiny_rcu", tiny_rcu_setup, tiny_rcu_round, tiny_rcu_teardown },
-	{ "backlog", backlog_setup, backlog_round, backlog_teardown },
-	{ "blk_batch", blk_batch_setup, blk_batch_round, blk_batch_teardown },
-	{ "reclaim", reclaim_setup, reclaim_round, reclaim_teardown },
+	{ .name = "tiny_rcu", .setup = tiny_rcu_setup, .prepare = tiny_rcu_prepare,
+	  .region = tiny_rcu_region, .teardown = tiny_rcu_teardown,
+	  .sets = cold_sets, .nr_sets = &nr_cold_sets },
+	{ .name = "backlog", .setup = backlog_setup, .round = backlog_round,
+	  .teardown = backlog_teardown, .sets = path_sets, .nr_sets = &nr_path_sets },
+	{ .name = "blk_batch", .setup = blk_batch_setup, .prepare = blk_batch_prepare,
+	  .region = blk_batch_region, .teardown = blk_batch_teardown,
+	  .sets = batch_sets, .nr_sets = &nr_batch_sets },
+	{ .name = "reclaim", .setup = reclaim_setup, .round = reclaim_round,
+	  .teardown = reclaim_teardown, .sets = path_sets, .nr_sets = &nr_path_sets },
 };
 
-/* Samples of a path: each sums rounds until min_sample_ms of walking. */
-static int bench_path_placement(const struct umlbench_path *path, unsigned int kib,
-				unsigned int placement)
+/* Samples of a v1 path: each sums rounds until min_sample_ms of walking. */
+static int bench_rounds(const struct umlbench_path *path, void *ctx, unsigned int kib,
+			unsigned int nr, unsigned int placement)
 {
 	u64 budget = (u64)min_sample_ms * NSEC_PER_MSEC;
-	unsigned int i, nr = 0;
-	void *ctx = NULL;
-	int ret;
+	unsigned int i, regions;
+	int ret = 0;
 
-	ret = path->setup(&ctx, kib, &nr);
-	if (ret)
-		pr_err("umlbench: %s: set=%u KiB: setup failed (%d)\n", path->name, kib, ret);
 	for (i = 0; i < samples && !ret; i++) {
 		u64 ns = 0, steps = 0, x;
 
+		regions = 0;
 		do {
 			u64 round_ns, round_steps;
 
 			ret = path->round(ctx, &round_ns, &round_steps);
 			ns += round_ns;
 			steps += round_steps;
+			regions++;
 			cond_resched();
 		} while (!ret && ns < budget);
 		if (ret)
 			break;
 		x = div64_u64(ns * 1000, steps ? steps : 1);
-		pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu\n",
-			path->name, kib, nr, placement, i, x / 1000, x % 1000);
+		pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu regions=%u\n",
+			path->name, kib, nr, placement, i, x / 1000, x % 1000, regions);
 	}
+	return ret;
+}
+
+/*
+ * Samples of a cold path: each builds the nodes, ages them (age_kib of
+ * other memory read), then times one region of the path's real work. A
+ * region under MIN_REGION_NS is reported and the cell left untimed:
+ * UML's clock cannot time it, and summing short regions would add their
+ * rounding, not measure the walk.
+ */
+static int bench_regions(const struct umlbench_path *path, void *ctx, unsigned int kib,
+			 unsigned int nr, unsigned int placement)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < samples && !ret; i++) {
+		u64 ns = 0, steps = 0, x;
+
+		ret = path->prepare(ctx);
+		if (ret)
+			break;
+		age_nodes();
+		ret = path->region(ctx, &ns, &steps);
+		if (ret)
+			break;
+		if (ns < MIN_REGION_NS) {
+			pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u region_ns=%llu too_short\n",
+				path->name, kib, nr, placement, i, ns);
+			break;
+		}
+		x = div64_u64(ns * 1000, steps ? steps : 1);
+		pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu regions=1 region_ns=%llu aged_kib=%u\n",
+			path->name, kib, nr, placement, i, x / 1000, x % 1000, ns, age_kib);
+		cond_resched();
+	}
+	return ret;
+}
+
+static int bench_path_placement(const struct umlbench_path *path, unsigned int kib,
+				unsigned int placement)
+{
+	unsigned int nr = 0;
+	void *ctx = NULL;
+	int ret;
+
+	ret = path->setup(&ctx, kib, &nr);
+	if (ret)
+		pr_err("umlbench: %s: set=%u KiB: setup failed (%d)\n", path->name, kib, ret);
+	else if (path->region)
+		ret = bench_regions(path, ctx, kib, nr, placement);
+	else
+		ret = bench_rounds(path, ctx, kib, nr, placement);
 	if (ctx)
 		path->teardown(ctx);
 	return ret;
@@ -778,16 +986,22 @@ static int __init umlbench_init(void)
 	unsigned int j;
 	int i, ret = 0;
 
-	if (!nr_sets && !nr_path_sets)
+	if (!nr_sets && !nr_path_sets && !nr_cold_sets && !nr_batch_sets)
 		return 0;
-	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u settle=%d\n",
+	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u settle=%d age_kib=%u\n",
 		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n", sizeof(struct umlbench_node),
-		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms, settle);
+		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms, settle, age_kib);
 	for (i = 0; i < nr_sets && !ret; i++)
 		ret = bench_set(sets[i]);
-	for (i = 0; i < nr_path_sets && !ret; i++)
-		for (j = 0; j < ARRAY_SIZE(paths) && !ret; j++)
-			ret = bench_path(&paths[j], path_sets[i]);
+	if ((nr_cold_sets || nr_batch_sets) && !ret) {
+		ret = age_init();
+		if (ret)
+			pr_err("umlbench: age_kib=%u: no memory (raise mem=)\n", age_kib);
+	}
+	for (j = 0; j < ARRAY_SIZE(paths) && !ret; j++)
+		for (i = 0; i < *paths[j].nr_sets && !ret; i++)
+			ret = bench_path(&paths[j], paths[j].sets[i]);
+	vfree(age_buf);
 	pr_info("umlbench: %s\n", ret ? "failed" : "done");
 	if (power_off)
 		kernel_power_off();

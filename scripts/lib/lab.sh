@@ -421,7 +421,10 @@ valid_variant() {
 	vanilla | default | on) ;;
 	# The series with lab/kcsan/ applied (scripts/kcsan-planted.sh).
 	planted) ;;
-	*) die "unknown variant '$1'" "use one of: vanilla default on" ;;
+	# The default with its code moved (UML only, lab/um/0002): the A/A
+	# control across boots of scripts/uml-bench.sh.
+	moved) ;;
+	*) die "unknown variant '$1'" "use one of: vanilla default on (moved: UML only)" ;;
 	esac
 }
 

@@ -53,6 +53,9 @@ import verdicts
 LINE = re.compile(r"umlbench: walk=(\S+)(?: form=(\w+))? set_kib=(\d+) nodes=(\d+)"
                   r"(?: placement=(\d+))? sample=(\d+) ns_per_node=([\d.]+)")
 KERNEL = re.compile(r"^Linux version (\S+)", re.M)
+# A cold path's region under 1000 clock steps: reported, not timed.
+TOO_SHORT = re.compile(r"umlbench: walk=(\S+) set_kib=(\d+) nodes=\d+ placement=\d+ "
+                       r"sample=\d+ region_ns=(\d+) too_short")
 SAMPLES = "samples.csv"
 COLUMNS = ["round", "variant", "walk", "form", "set_kib", "placement", "ns"]
 # Runs recorded before the variant "off" was named "default" (their
@@ -62,10 +65,18 @@ HOST_SHAPE = {"list": ("list", "0", "-"), "rcu": ("list", "0", "-"),
               "lookup": ("hash-lookup", "0", "dependent")}
 
 
+def note_too_short(short, walk, kib, ns):
+    """SHORT: {(walk, kib): the shortest region, ns} of the cold paths'
+    regions too short to time."""
+    key = (walk, int(kib))
+    short[key] = min(short.get(key, int(ns)), int(ns))
+
+
 def console_cells(directory):
     """{(round, variant): {(walk, kib[, form]): {placement: [ns, ...]}}} of
-    the consoles in DIRECTORY, and the kernels' version."""
-    boots, kernels = {}, set()
+    the consoles in DIRECTORY, the kernels' version, and the regions too
+    short to time."""
+    boots, kernels, short = {}, set(), {}
     for path in glob.glob(os.path.join(directory, "boot-*-*.log")):
         m = re.search(r"boot-(\d+)-(\w+)\.log$", path)
         if not m:
@@ -74,20 +85,24 @@ def console_cells(directory):
         kernels.update(KERNEL.findall(text))
         variant = RENAMED_VARIANTS.get(m.group(2), m.group(2))
         cells = boots.setdefault((int(m.group(1)), variant), {})
+        for walk, kib, ns in TOO_SHORT.findall(text):
+            note_too_short(short, walk, kib, ns)
         for walk, form, kib, _, placement, _, ns in LINE.findall(text):
             key = (walk, int(kib), form) if form else (walk, int(kib))
             cells.setdefault(key, {}).setdefault(int(placement or 0), []).append(float(ns))
-    return boots, kernels
+    return boots, kernels, short
 
 
 def extract(directory):
     """samples.csv: a line per boot, cell and placement, its samples in order."""
-    boots, kernels = console_cells(directory)
+    boots, kernels, short = console_cells(directory)
     if not boots:
         print(f"uml_bench: no umlbench samples in {directory}", file=sys.stderr)
         return 1
     out = csv.writer(sys.stdout, lineterminator="\n")
     print(f"# kernel {' '.join(sorted(kernels))}")
+    for (walk, kib), ns in sorted(short.items()):
+        print(f"# too_short {walk} {kib} {ns}")
     out.writerow(COLUMNS)
     for (rnd, variant), cells in sorted(boots.items()):
         for key, placements in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2:])):
@@ -102,33 +117,39 @@ def read_boots(directory):
     path = os.path.join(directory, SAMPLES)
     if not os.path.exists(path):
         return console_cells(directory)
-    boots, kernels = {}, set()
+    boots, kernels, short = {}, set(), {}
     with open(path) as f:
         kernels.update(f.readline().split()[2:])
-        for r in csv.DictReader(f):
+        lines = list(f)
+        for line in lines:
+            if line.startswith("# too_short "):
+                note_too_short(short, *line.split()[2:5])
+        for r in csv.DictReader(line for line in lines if not line.startswith("#")):
             key = ((r["walk"], int(r["set_kib"]), r["form"]) if r["form"]
                    else (r["walk"], int(r["set_kib"])))
             boots.setdefault((int(r["round"]), RENAMED_VARIANTS.get(r["variant"], r["variant"])), {}).setdefault(key, {})[
                 int(r["placement"])] = [float(x) for x in r["ns"].split()]
-    return boots, kernels
+    return boots, kernels, short
 
 
 def read_runs(runs):
     """The boots of one or more runs, as one run: runs of the same kernels
     (built from the same trees) add up, their rounds numbered on; runs of
     other kernels do not, and stop here."""
-    boots, kernels = {}, None
+    boots, kernels, short = {}, None, {}
     for run in runs:
-        more, theirs = read_boots(run)
+        more, theirs, too_short = read_boots(run)
         if kernels is not None and theirs != kernels:
             print(f"uml_bench: {run} booted other kernels ({' '.join(sorted(theirs))}) than "
                   f"{runs[0]} ({' '.join(sorted(kernels))}): runs add up only with the same kernels",
                   file=sys.stderr)
-            return None, None
+            return None, None, None
         kernels = theirs
         offset = max((r for r, _ in boots), default=0)
         boots.update({(r + offset, v): cells for (r, v), cells in more.items()})
-    return boots, kernels
+        for (walk, kib), ns in too_short.items():
+            note_too_short(short, walk, kib, ns)
+    return boots, kernels, short
 
 
 def boot_value(cell):
@@ -164,6 +185,11 @@ def size(kib):
 # The open-coded walks the series sweeps, and the patch that sweeps each.
 SWEPT = {"tiny_rcu": "07 rcu: tiny", "backlog": "08 net: sock", "blk_batch": "09 blk-mq",
          "reclaim": "10 mm: vmscan"}
+# The sites umlbench drives cold, through their real work, one region of
+# >= 1000 clock steps per sample; the others are still v1's (hot nodes,
+# a stand-in for part of their work, sub-step rounds summed).
+COLD = {"tiny_rcu": "call_rcu() callbacks freeing their slab objects",
+        "blk_batch": "polled reads of null_blk, bio_endio() running"}
 
 
 def cell_ratio(obs, key):
@@ -183,6 +209,24 @@ def compare(boots, pairs, key, variant):
         if a and b:
             obs.append((boot_value(b), boot_value(a)))
     return cell_ratio(obs, key)
+
+
+def across_boots(boots, key):
+    """The A/A control across boots at one cell: the moved kernel (the
+    default's configuration, its code 1104 bytes further on: lab/um/0002)
+    against the default, a ratio per round. Same code, other addresses,
+    other boots: what placement and booting alone move."""
+    rounds = sorted({p for p, v in boots if v == "moved" and (p, "default") in boots})
+    return compare(boots, rounds, key, "moved") if rounds else None
+
+
+def beyond(r, control):
+    """A difference verdict stands only beyond its control's interval."""
+    if r["verdict"] in ("faster", "slower") and (
+            not control or control["ci_low"] <= r["ratio"] <= control["ci_high"]):
+        r["why"] = ("no A/A control across boots: boot the moved kernel" if not control else
+                    f"{r['verdict']} within the A/A control's {interval(control)}")
+        r["verdict"] = "undecided"
 
 
 def interval(r):
@@ -247,6 +291,9 @@ CONTROLS = ((("list_copy", "off"), ("list", "off")), (("list_copy", "on"), ("lis
             (("rcu", "off"), ("list", "off")))
 # A control reads 1.000: off by more than this, and 1 outside its interval, it fails.
 CONTROL_LIMIT = 0.01
+# The kernels whose boots time the iterators: two builds of the default
+# configuration (the second with its code moved) and the on variant.
+BUILDS = ("default", "on", "moved")
 
 
 def control_ratio(boots, chosen, kib, a, b):
@@ -307,39 +354,48 @@ def iterator_table(boots, host):
         if not r:
             continue
         r["builds"] = [forms_ratio(boots, [b for b in chosen if b[1] == v], key)
-                       for v in ("default", "on")]
+                       for v in BUILDS]
+        r["across"] = across_boots(boots, key + ("off",))
         results.append(r)
     if not results:
         return None
     verdicts.decide(results)
     for r in results:
-        a, b = r["builds"]
         c = control.get(r["kib"])
         # A difference counts only beyond the A/A control's interval at its set.
         if c and r["verdict"] in ("faster", "slower") and c["ci_low"] <= r["ratio"] <= c["ci_high"]:
             r["verdict"] = "undecided"
-        if a and b and (a["ci_high"] < b["ci_low"] or b["ci_high"] < a["ci_low"]):
+        builds = [b for b in r["builds"] if b]
+        if any(a["ci_high"] < b["ci_low"] for a in builds for b in builds):
             r["verdict"] = "unstable"
+        if r["across"] and control_failed(r["across"]):
+            failed.append(f"moved / default, {r['walk']}-off at {size(r['kib'])}: "
+                          f"{interval(r['across'])}")
     print(f"The iterators: {len(chosen)} boots, each timing both forms of every walk (the"
           " kernel's iterators compiled with CONFIG_LIST_PREFETCH unset and set) over the same"
           " nodes, sample by sample in alternating order; per boot, the ratio of the forms'"
           " medians (the geometric mean over the boot's placements of a set); n boots, their median ratio [95 % CI]; 'builds': the same over the"
-          " default kernel's boots and over the on kernel's (two builds: 'unstable' where"
-          " they disagree)")
-    if not all(r["builds"][1] for r in results):
+          " default kernel's boots, the on kernel's and the moved kernel's (builds whose code"
+          " sits elsewhere: 'unstable' where they disagree); 'moved / default': the A/A"
+          " control across boots, the off form's ns per node in the moved kernel (the"
+          " default's configuration, its code moved: lab/um/0002) over the default's, round"
+          " by round")
+    if all(sum(1 for b in r["builds"] if b) < 2 for r in results):
         print("one build only (the default kernel's): the code's placement is not"
-              " checked, so no cell can say 'unstable' (make uml-bench boots two)")
+              " checked, so no cell can say 'unstable' (make uml-bench boots three)")
     print(f"{'walk':<7} {'set':>8} {'n':>4} {'off ns':>8} {'on ns':>8}  "
-          f"{'on / off [95% CI]':<24} {'verdict':<11} {'builds':<14} "
-          f"{'user space (make bench)':<34}")
+          f"{'on / off [95% CI]':<24} {'verdict':<11} {'builds':<20} "
+          f"{'moved / default (A/A)':<24} {'user space (make bench)':<34}")
     disagreements = []
     for r in results:
         h = host.get((r["walk"], r["kib"] * 1024))
         hostcol = (interval({k: float(h[k]) for k in ("ratio", "ci_low", "ci_high")})
                    + f" {h['verdict']}" if h else "-")
         builds = "/".join(f"{b['ratio']:.3f}" if b else "-" for b in r["builds"])
+        across = interval(r["across"]) if r["across"] else "-"
         print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['base_ns']:>8.2f} "
-              f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {builds:<14} {hostcol}")
+              f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {builds:<20} "
+              f"{across:<24} {hostcol}")
         if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
             disagreements.append(f"{r['walk']} {size(r['kib'])}: in-kernel {r['ratio']:.3f}, "
                                  f"user space {float(h['ratio']):.3f}")
@@ -354,46 +410,83 @@ def iterator_table(boots, host):
 
 
 def decision(path, rows):
-    """What the figures say of the patch that sweeps PATH."""
+    """What the figures say of the patch that sweeps PATH: the prefetch
+    faster anywhere keeps it (the patch is dropped); equivalent or slower
+    everywhere, the removal stands; else the patch is not sent as
+    measured (docs/series.md's RFC list says what it would take)."""
     on = [r for r, _ in rows]
+    if path not in COLD:
+        return (f"patch {SWEPT[path]}: its site is not yet driven through its real work (v1: hot"
+                " nodes, rounds under one clock step summed): not sent as measured (the RFC"
+                " list, docs/series.md)")
     pays = [size(r["kib"]) for r in on if r["verdict"] == "faster"]
     costs = [size(r["kib"]) for r in on if r["verdict"] == "slower"]
+    open_cells = [r for r in on if r["verdict"] not in ("faster", "slower", "equivalent")]
     if pays:
         return (f"patch {SWEPT[path]}: the prefetch pays at {', '.join(pays)}: "
                 "keep it (drop the patch)")
-    if costs:
-        return (f"patch {SWEPT[path]}: the prefetch costs at {', '.join(costs)}, pays nowhere: "
-                "the patch stands")
-    return (f"patch {SWEPT[path]}: the prefetch pays nowhere measured "
-            f"({', '.join(r['verdict'] for r in on)}): the patch stands")
+    if open_cells:
+        need = ", ".join(f"{size(r['kib'])} {r['verdict']} ("
+                         + (r.get("why") or f"{100 * half_width(r):.1f} %, "
+                            f"~{boots_for_precision(r)} rounds for +-1 %") + ")"
+                         for r in open_cells)
+        return (f"patch {SWEPT[path]}: not decided ({need}): not sent as measured "
+                "(the RFC list, docs/series.md)")
+    words = ", ".join(f"{size(r['kib'])} {r['verdict']}" for r in on)
+    return (f"patch {SWEPT[path]}: the prefetch pays nowhere ({words}"
+            f"{'; it costs at ' + ', '.join(costs) if costs else ''}): the removal stands")
 
 
-def path_table(boots, pairs):
+def path_table(boots, pairs, too_short):
     keys = sorted({k for p in pairs for k in boots[(p, "default")] if len(k) == 2},
                   key=lambda k: (list(SWEPT).index(k[0]), k[1]))
     rows = [(compare(boots, pairs, k, "on"), compare(boots, pairs, k, "vanilla")) for k in keys]
     rows = [(on, va) for on, va in rows if on]
     if not rows:
-        return
+        return []
     tests = [r for row in rows for r in row if r]
     verdicts.decide(tests)
+    controls = {(on["walk"], on["kib"]): across_boots(boots, (on["walk"], on["kib"]))
+                for on, _ in rows}
+    for on, va in rows:
+        for r in (on, va):
+            if r:
+                beyond(r, controls[(on["walk"], on["kib"])])
     print()
     print(f"The swept paths, each driven through the kernel's own code (guest/umlbench): "
           f"{len(pairs)} rounds of boots ({', '.join(v for v in ('default', 'on', 'vanilla') if any(b[1] == v for b in boots))};"
           " order reversed every other round);"
           " ratios to default as above, every verdict of both columns in one FDR family")
+    print("A/A across boots: moved / default, the default's configuration with its code moved"
+          " (lab/um/0002), booted in the same rounds: a verdict counts only beyond its interval;"
+          " without it (no moved kernel's boots), no difference is decided")
     print(f"{'path':<9} {'set':>8} {'n':>4} {'default ns':>10} {'on ns':>8}  "
           f"{'on / default [95% CI]':<24} {'verdict':<11} {'vanilla / default [95% CI]':<26} "
-          f"{'verdict':<11}")
+          f"{'verdict':<11} {'moved / default (A/A)':<24}")
+    failed = []
     for on, va in rows:
         vcol = f"{interval(va):<26} {va['verdict']:<11}" if va else f"{'-':<26} {'-':<11}"
+        c = controls[(on["walk"], on["kib"])]
+        ccol = "-"
+        if c:
+            ccol = f"{interval(c)} {'FAILED' if control_failed(c) else 'ok'}"
+            if control_failed(c):
+                failed.append(f"moved / default, {on['walk']} at {size(on['kib'])}: {interval(c)}")
         print(f"{on['walk']:<9} {size(on['kib']):>8} {on['n']:>4} {on['base_ns']:>10.2f} "
-              f"{on['ns']:>8.2f}  {interval(on)}    {on['verdict']:<11} {vcol}")
+              f"{on['ns']:>8.2f}  {interval(on)}    {on['verdict']:<11} {vcol} {ccol}")
     print("\n".join(summary_lines(tests, "swept paths")))
+    print("cold, through their real work (nodes aged past 2x the LLC, one region of >= 1000"
+          " clock steps per sample): " + "; ".join(f"{k}: {v}" for k, v in COLD.items())
+          + ". v1, not yet (hot nodes, sub-step rounds summed): "
+          + ", ".join(k for k in SWEPT if k not in COLD))
+    for (walk, kib), ns in sorted(too_short.items()):
+        print(f"not timed: {walk} {size(kib)}: its region lasted {ns / 1000:.0f} us, under 1000 of"
+              " UML's 256 ns clock steps (256 us); short regions are not summed")
     for path in SWEPT:
         mine = [row for row in rows if row[0]["walk"] == path]
         if mine:
             print(decision(path, mine))
+    return failed
 
 
 def main():
@@ -403,7 +496,7 @@ def main():
     if sys.argv[1] == "--extract":
         return extract(sys.argv[2]) if len(sys.argv) == 3 else 2
     runs = sys.argv[1].split(",")
-    boots, kernels = read_runs(runs)
+    boots, kernels, too_short = read_runs(runs)
     if boots is None:
         return 1
     print(f"kernels: {' '.join(sorted(kernels)) or 'unknown'}")
@@ -413,14 +506,14 @@ def main():
     if failed is None:
         print(f"uml_bench: no boot timed the iterators in {sys.argv[1]}", file=sys.stderr)
         return 1
+    if pairs:
+        failed += path_table(boots, pairs, too_short)
+    else:
+        print("\nThe swept paths: not timed (no pair of default and on boots: make uml-bench)")
     if failed:
         print("uml_bench: refused: the A/A controls (the same code against itself) failed: "
               + "; ".join(failed), file=sys.stderr)
         return 3
-    if pairs:
-        path_table(boots, pairs)
-    else:
-        print("\nThe swept paths: not timed (no pair of default and on boots: make uml-bench)")
     return 0
 
 
