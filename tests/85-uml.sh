@@ -147,12 +147,13 @@ test_uml_bench_pairs_and_decides() {
 	fi
 	# The A/A across boots: the moved kernel (the default's code elsewhere)
 	# reads 1.000 beside every path; without its boots no difference is
-	# decided, and the patch is not sent as measured; with its tiny_rcu 5 %
-	# slower in every boot, the run is refused, the control named.
+	# decided, and the patch is not sent as measured; with its tiny_rcu
+	# 12 % slower in every round, placement alone moves the path by that
+	# much, and tiny_rcu's 10 % gain is no longer beyond it.
 	grep -Fq 'not timed: tiny_rcu 16 KiB: its region lasted 40 us, under 1000 of' "$dir/out.txt" ||
 		{ echo "uml_bench.py: want the region too short to time named, not summed"; return 1; }
-	grep -Eq '^tiny_rcu +256 KiB .* 1\.000 \[[0-9.]+,[0-9.]+\] ok$' "$dir/out.txt" ||
-		{ echo "uml_bench.py: want the moved / default control beside tiny_rcu, passed"; return 1; }
+	grep -Eq '^tiny_rcu +256 KiB .* 1\.000 \[[0-9.]+,[0-9.]+\] +[0-9.]+%$' "$dir/out.txt" ||
+		{ echo "uml_bench.py: want the moved / default control and its floor beside tiny_rcu"; return 1; }
 	mkdir "$dir/unmoved"
 	cp "$dir"/boot-*-default.log "$dir"/boot-*-on.log "$dir"/boot-*-vanilla.log "$dir/unmoved/"
 	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/unmoved" >"$dir/unmoved/out.txt"
@@ -161,13 +162,13 @@ test_uml_bench_pairs_and_decides() {
 	mkdir "$dir/moved-slow"
 	cp "$dir"/boot-*.log "$dir/moved-slow/"
 	for log in "$dir"/boot-*-moved.log; do
-		awk '/walk=tiny_rcu/ { split($NF, a, "="); sub(/ns_per_node=.*/, sprintf("ns_per_node=%.3f", a[2] * 1.05)) } { print }' \
+		awk '/walk=tiny_rcu/ { split($NF, a, "="); sub(/ns_per_node=.*/, sprintf("ns_per_node=%.3f", a[2] * 1.12)) } { print }' \
 			"$log" >"$dir/moved-slow/$(basename "$log")"
 	done
-	if python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/moved-slow" >"$dir/moved-slow/out.txt" 2>"$dir/moved-slow/err.txt" ||
-		! grep -q 'refused: .*moved / default, tiny_rcu at 256 KiB: 1.050' "$dir/moved-slow/err.txt"; then
-		cat "$dir/moved-slow/err.txt"
-		echo "uml_bench.py: the moved kernel 5 % slower at tiny_rcu in every round was not refused, named"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/moved-slow" >"$dir/moved-slow/out.txt"
+	if ! grep -Eq '^patch 07 rcu: tiny: not decided \(256 KiB undecided \(faster, within the placement floor \(11\.[0-9] %\)\)\)' "$dir/moved-slow/out.txt"; then
+		grep -E '^(tiny_rcu|patch 07)' "$dir/moved-slow/out.txt"
+		echo "uml_bench.py: with the moved kernel 12 % slower, tiny_rcu's 10 % gain was decided"
 		return 1
 	fi
 	# The samples kept in results/ decide as the consoles they came from.
