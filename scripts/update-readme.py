@@ -44,13 +44,20 @@ sys.path.insert(0, os.path.join(PROJECT, "scripts", "lib"))
 CHECKER_CONFIGS = [":(exclude)configs/debug.config", ":(exclude)configs/sets/debug.conf",
                    ":(exclude)configs/kcsan.config", ":(exclude)configs/sets/kcsan.conf",
                    ":(exclude)configs/kcsan-known-races.txt"]
-SERIES = ["patches", "configs"] + CHECKER_CONFIGS
+# The UML bench kernels' own target, config set and variant: only
+# make uml-bench builds from them (kunit.py's UML builds take
+# configs/uml-kunit.config).
+UML_CONFIGS = ["configs/targets/um.conf", "configs/targets/um.config", "configs/sets/uml.conf",
+               "configs/variants/moved.config"]
+NOT_UML_CONFIGS = [f":(exclude){c}" for c in UML_CONFIGS]
+SERIES = ["patches", "configs"] + CHECKER_CONFIGS + NOT_UML_CONFIGS
 # The series as the kernels without KUnit build it (defconfig, UML's
 # bench kernel): its code but the KUnit test files (KUNIT_TESTS).
-SERIES_NO_TESTS = ["patches:kernel", "configs"] + CHECKER_CONFIGS
+SERIES_NO_TESTS = ["patches:kernel", "configs"] + CHECKER_CONFIGS + NOT_UML_CONFIGS
 # guest/umlbench is built into UML kernels only, never into a QEMU guest.
 # The boot tables cover the checker kernels: every config counts.
-BOOTS = ["patches", "configs", "guest", ":(exclude)guest/umlbench", "scripts/boot.sh", "scripts/parse.sh",
+BOOTS = ["patches", "configs", *NOT_UML_CONFIGS, "guest", ":(exclude)guest/umlbench",
+         "scripts/boot.sh", "scripts/parse.sh",
          "scripts/lib/boot_result.py", "scripts/initramfs.sh", "scripts/configure.sh", "scripts/build.sh"]
 CHECKS = SERIES + ["guest", "scripts", "tests", "bench"]
 BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/bench_code.py",
@@ -59,7 +66,8 @@ BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/
 SIZES = ["scripts/sizes.sh", "scripts/count-prefetches.sh", "scripts/lib/alt_prefetches.py"]
 CODEGEN = ["scripts/codegen.sh", "scripts/lib/codegen_check.py"]
 # What makes the UML timings.
-UML = SERIES_NO_TESTS + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh", "scripts/lib/uml_bench.py",
+UML = ["patches:kernel", "configs"] + CHECKER_CONFIGS + ["guest/umlbench", "lab/um",
+                                                          "scripts/uml-bench.sh", "scripts/lib/uml_bench.py",
                          "scripts/uml-tree.sh", "scripts/lib/verdicts.py"]
 # What each quoted result depends on, and the command that remakes it.
 PRODUCERS = {
