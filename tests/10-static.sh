@@ -144,7 +144,7 @@ test_series_cites_the_quoted_results() {
 			echo "patches/${patch##*/} does not cite results/examples/ as they are"
 			status=1
 		fi
-		! grep -q '^Measured natively:\|^The kernel.s own code on the real CPU:' "$patch" || cited=$((cited + 1))
+		! grep -q '^Measured on the real CPU, under User-Mode Linux:\|^The kernel.s own code on the real CPU:' "$patch" || cited=$((cited + 1))
 	done
 	local quoted
 	quoted=$(grep -c '^  (results/examples/[^,]*, project [0-9a-f]*, ' "$PROJECT_DIR/patches/0000-cover-letter.patch")

@@ -25,14 +25,21 @@ import sys
 import textwrap
 
 FIRST = "The kernel's own code on the real CPU:"
-MEASURED = "Measured natively:"
+MEASURED = "Measured on the real CPU, under User-Mode Linux:"
+# How v1's blocks began: replaced by MEASURED's when the patch is rewritten.
+MEASURED_V1 = "Measured natively:"
 WORKLOAD = "The workload:"
-# The swept path of each patch, as uml_bench.py names it.
+# The swept path of each patch, as uml_bench.py names it, and how its
+# decision lines name the patch.
 PATCHES = {"07": "tiny_rcu", "08": "backlog", "09": "blk_batch", "10": "reclaim"}
+SWEPT_BY = {"tiny_rcu": "07 rcu: tiny", "backlog": "08 net: sock", "blk_batch": "09 blk-mq",
+            "reclaim": "10 mm: vmscan"}
 
 
 def run_of(txt):
-    return re.search(r"boots: \S*?/(?:uml|uml-runs)/(\S+)/", txt).group(1)
+    """The run ids of the boots line: one, or several (runs added up) joined."""
+    boots = re.search(r"boots: (\S+)", txt).group(1).rstrip(";,")
+    return " and ".join(os.path.basename(b.rstrip("/")) for b in boots.split(","))
 
 
 def section(txt):
@@ -49,14 +56,22 @@ def section(txt):
             for p in ("precision (iterators)", "precision (headline", "verdicts (iterators",
                       "in-kernel and user-space") if any(x.startswith(p) for x in lines)]
     decisions = [x for x in lines if x.startswith("patch ")]
-    return f"""{FIRST} User-Mode Linux kernels of the
-series (x86_64 host, the CPU above, one CPU, mem=1536M, 4 KiB pages;
-'make uml-bench', lab run {run}). The iterators are
-compiled by the kernel's build in both forms into the same kernel (the
-option unset and set), and each boot times both over the same slab
-objects in a random order, sample by sample; the boots of two kernels
-(the default's and the on one's: two builds, "unstable" where they
-disagree); on / off, median of the boots' ratios [95 % CI], FDR 5 %:
+    if "moved / default" not in txt:
+        # v1's decision lines let a patch stand on undecided cells.
+        decisions = ["(a v1 run, without the across-boot control: it decides no sweep patch;",
+                     " docs/series.md says by what rule a v2 run does)"]
+    moved = "moved / default" in txt
+    intro = (f"{FIRST} User-Mode Linux kernels of the series (x86_64 host, the CPU above, "
+             f"one CPU, mem=1536M, 4 KiB pages; 'make uml-bench', lab run {run}). The "
+             "iterators are compiled by the kernel's build in both forms into the same kernel "
+             "(the option unset and set), and each boot times both over the same slab objects "
+             "in a random order, sample by sample; the boots of "
+             + ("three kernels (the default's, the on one's and the default's built again "
+                "with its code moved: three builds" if moved else
+                "two kernels (the default's and the on one's: two builds")
+             + ', "unstable" where they disagree); on / off, median of the boots\' ratios '
+             "[95 % CI], FDR 5 %:")
+    return textwrap.fill(intro, 72, break_on_hyphens=False) + """
 
   walk         set  off ns   on ns  on / off [95 % CI]    verdict     builds
 """ + "\n".join(rows) + "\n" + "\n".join("  " + p for p in pick) + """
@@ -70,13 +85,33 @@ they decide:
 """ + "\n".join("  " + d for d in decisions) + "\n\n"
 
 
+def interval_at(tokens, i):
+    """The interval 'r [lo,hi]' at tokens[i], a claimed '[lo,hi]' after it if
+    any (uml_bench.py widens a cross-kernel ratio by the placement floor),
+    the verdict, and the index after them."""
+    text = f"{tokens[i]} {tokens[i + 1]}"
+    i += 2
+    if i < len(tokens) and tokens[i].startswith("["):
+        text += f", claimed {tokens[i]}"
+        i += 1
+    return text, tokens[i], i + 1
+
+
 def path_rows(txt, path):
-    """(set, on interval, on verdict, vanilla interval, vanilla verdict) per set."""
+    """(set, on interval, on verdict, vanilla interval, vanilla verdict,
+    moved / default control) per set."""
     rows = []
     for line in txt.splitlines():
         f = line.split()
-        if f and f[0] == path and len(f) >= 11:
-            rows.append((f"{f[1]} {f[2]}", f"{f[6]} {f[7]}", f[8], f"{f[9]} {f[10]}", f[11]))
+        if not f or f[0] != path or len(f) < 11:
+            continue
+        on, on_v, i = interval_at(f, 6)
+        if f[i] == "-":
+            va, va_v, i = "-", "-", i + 2
+        else:
+            va, va_v, i = interval_at(f, i)
+        control = f"{f[i]} {f[i + 1]}" if i + 1 < len(f) else "-"
+        rows.append((f"{f[1]} {f[2]}", on, on_v, va, va_v, control))
     return rows
 
 
@@ -85,30 +120,46 @@ def patch_block(txt, path):
     rows = path_rows(txt, path)
     if not rows:
         raise SystemExit(f"series_figures: no row of {path} in the result")
-    cpu = re.search(r"^UML \(ARCH=um\) on ([^,]+),", txt, re.M).group(1)
-    family = re.search(r"boots: \S*cpus/[a-z0-9-]*-f(\d+)m", txt)
+    labelled = re.search(r"^UML \(ARCH=um\) on (.+?\(family \d+, model \d+\)),"
+                         r"(?: host kernel \S+,)?( inside an? \S+ VM,)?", txt, re.M)
+    if labelled:
+        cpu = labelled.group(1) + (labelled.group(2) or "").rstrip(",")
+        family = None
+    else:
+        cpu = re.search(r"^UML \(ARCH=um\) on ([^,]+),", txt, re.M).group(1)
+        family = re.search(r"boots: \S*cpus/[a-z0-9-]*-f(\d+)m", txt)
     rounds = re.search(r"(\d+) rounds of boots", txt).group(1)
+    moved = any(r[5] != "-" for r in rows)
     intro = (f"{MEASURED} this path driven through its own code, in User-Mode Linux kernels "
-             f"(default, on and vanilla) on an {cpu}"
+             f"(default, on and vanilla{', and the default built again with its code moved' if moved else ''}) on an {cpu}"
              + (f" (family {family.group(1)})" if family else "")
              + f", {rounds} rounds of boots ('make uml-bench' of the list-prefetch lab, run "
              f"{run_of(txt)}); ratio to the default kernel, median of the rounds' ratios "
-             "[95% CI], verdict with the FDR held at 5%:")
+             "[95% CI]" + (", claimed with the placement floor the moved kernel shows"
+                           if moved else "") + ", verdict with the FDR held at 5%:")
     table = []
-    for size, on, on_v, va, va_v in rows:
+    for size, on, on_v, va, va_v, control in rows:
         table.append(f"  {size:>7}  on      {on} {on_v}")
         table.append(f"  {'':>7}  vanilla {va} {va_v}")
-    pays = [r[0] for r in rows if r[2] == "faster"]
-    costs = [r[0] for r in rows if r[2] == "slower"]
-    if pays:
-        verdict = (f"The prefetch measurably paid at {', '.join(pays)}: the site is to keep it, "
-                   "and this patch to be dropped.")
-    elif costs:
-        verdict = f"The prefetch measurably cost at {', '.join(costs)} and paid at no size."
+        if control != "-":
+            table.append(f"  {'':>7}  moved   {control} (A/A)")
+    # Only a run with the across-boot control decides by issue 40's rule;
+    # v1's decision lines let a patch stand on undecided cells.
+    decided = moved and re.search(rf"^patch {re.escape(SWEPT_BY[path])}: (.*)$", txt, re.M)
+    if decided:
+        verdict = "What the lab decides of this patch: " + decided.group(1)
     else:
-        verdict = "The prefetch did not measurably pay at any size."
-    return (textwrap.fill(intro, 72) + "\n\n" + "\n".join(table) + "\n\n"
-            + textwrap.fill(verdict, 72) + "\n\n")
+        pays = [r[0] for r in rows if r[2] == "faster"]
+        costs = [r[0] for r in rows if r[2] == "slower"]
+        if pays:
+            verdict = (f"The prefetch measurably paid at {', '.join(pays)}: the site is to keep "
+                       "it, and this patch to be dropped.")
+        elif costs:
+            verdict = f"The prefetch measurably cost at {', '.join(costs)} and paid at no size."
+        else:
+            verdict = "The prefetch did not measurably pay at any size."
+    return (textwrap.fill(intro, 72, break_on_hyphens=False) + "\n\n" + "\n".join(table) + "\n\n"
+            + textwrap.fill(verdict, 72, break_on_hyphens=False) + "\n\n")
 
 
 def sizes_part(lines):
@@ -218,6 +269,7 @@ def put_patch_block(text, block):
     """TEXT (a patch) with its measured block replaced, or put before WORKLOAD."""
     end = text.index(WORKLOAD)
     start = text.find(MEASURED)
+    start = text.find(MEASURED_V1) if start < 0 else start
     start = end if start < 0 or start > end else start
     return text[:start] + block + text[end:]
 
