@@ -147,7 +147,9 @@ def patch_block(txt, path):
     # v1's decision lines let a patch stand on undecided cells.
     decided = moved and re.search(rf"^patch {re.escape(SWEPT_BY[path])}: (.*)$", txt, re.M)
     if decided:
-        verdict = "What the lab decides of this patch: " + decided.group(1)
+        # A wrapped line must not start with '+' or '-' (a diff's marks).
+        verdict = ("What the lab decides of this patch: "
+                   + decided.group(1).replace("rounds for +-1 %", "rounds to narrow it to 1 %"))
     else:
         pays = [r[0] for r in rows if r[2] == "faster"]
         costs = [r[0] for r in rows if r[2] == "slower"]
