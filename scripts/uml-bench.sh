@@ -3,16 +3,18 @@
 # uml-bench.sh - the kernel's own list iterators on the real CPU: User-Mode
 # Linux kernels of the series, default (LIST_PREFETCH=n), moved (the
 # default's configuration with its code 1104 bytes further on: lab/um/0002,
-# the A/A control across boots) and forced on, and vanilla, each with
+# the A/A control across boots), forced on, and switch (forced on, every
+# list prefetch behind a flag umlbench flips: lab/um/0003), each with
 # guest/umlbench built in, booted in turn as host processes pinned to one
 # CPU (A B C D D C B A ...), their walks timed by the kernel's own clock:
-# the iterators (all but vanilla) and the four swept paths (all four).
+# the iterators (default, moved, on) and the four swept paths (switch:
+# each sample timed with the flag on, off and on again, within one boot).
 # scripts/lib/uml_bench.py pairs the boots and decides with the host
 # benchmark's statistics (scripts/lib/verdicts.py).
 #
 #   uml-bench.sh            PAIRS rounds of boots over the working sets
-#   uml-bench.sh --quick    one small set, one boot of default and on, the
-#                           walks' and paths' results checked, no verdicts
+#   uml-bench.sh --quick    one small set, one boot of default and switch,
+#                           the walks' and paths' results checked, no verdicts
 #   uml-bench.sh --short    UML_SHORT_BOOTS rounds of boots of the default
 #                           and moved kernels, the iterators only (make
 #                           report's): results/uml-bench-short.txt
@@ -45,8 +47,7 @@ UML_PAIRS=${UML_PAIRS:-10}
 # control cell, past the 6 a 95 % interval needs (the sign test's), and 20
 # per iterator cell, enough for some to survive the false-discovery rate.
 UML_SHORT_BOOTS=${UML_SHORT_BOOTS:-10}
-# and its sets: the largest, 256 MiB, takes most of a boot's 44 s here (a
-# DRAM-bound walk of 4M nodes per sample); 64 MiB is past the LLC too.
+# and its sets: the full run's (past the LLC at 64 MiB).
 UML_SHORT_SETS=${UML_SHORT_SETS:-16,256,4096,65536}
 # Each boot allocates every set anew UML_PLACEMENTS times and times
 # UML_SAMPLES samples over each: where a set lands moves its walks.
@@ -140,7 +141,7 @@ build_variants() {
 quick() {
 	local dir=$RESULTS_DIR/uml-quick variant
 	mkdir -p "$dir"
-	for variant in default on; do
+	for variant in default switch; do
 		stage_start "uml boot $variant (quick)"
 		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.path_sets=16 \
 			umlbench.cold_sets=4096 umlbench.batch_sets=256 umlbench.age_kib="$UML_AGE_KIB" \
@@ -149,15 +150,18 @@ quick() {
 			"$dir/boot-$variant.log" ||
 			die "the $variant UML kernel reports another CONFIG_LIST_PREFETCH than its variant" \
 				"check configs/variants/$variant.config against lab/um/"
+		[ "$variant" != switch ] || grep -q 'umlbench: start .* switch=1 ' "$dir/boot-$variant.log" ||
+			die "the switch UML kernel has no run-time flag (umlbench says switch=0)" \
+				"check that lab/um/0003 applied and configs/variants/switch.config sets CONFIG_UML_LIST_PREFETCH_SWITCH"
 		log "uml: $variant: $(grep -c 'umlbench: walk=' "$dir/boot-$variant.log") walks and paths timed and checked"
 		stage_end
 	done
 }
 
 # boot_rounds DIR ROUNDS VARIANT...: ROUNDS rounds of boots of the
-# variants into DIR. Default and on walk the iterators (UML_SETS) and the
-# paths (UML_PATH_SETS, none if empty), vanilla the paths only (its
-# iterators are the default's); the order reverses every round
+# variants into DIR. Switch walks the paths (UML_PATH_SETS, UML_COLD_SETS,
+# UML_BATCH_SETS; none if empty), the others the iterators (UML_SETS);
+# the order reverses every round
 # (A B C C B A ...), so drift between boots hits every variant alike.
 boot_rounds() {
 	local dir=$1 rounds=$2 i variant
@@ -170,10 +174,15 @@ boot_rounds() {
 		if ((i % 2)); then order=("${forward[@]}"); else order=("${backward[@]}"); fi
 		for variant in "${order[@]}"; do
 			sets=()
-			[ -z "$UML_PATH_SETS" ] || sets+=(umlbench.path_sets="$UML_PATH_SETS")
-			[ -z "$UML_COLD_SETS" ] || sets+=(umlbench.cold_sets="$UML_COLD_SETS"
-				umlbench.batch_sets="$UML_BATCH_SETS" umlbench.age_kib="$UML_AGE_KIB")
-			[ "$variant" = vanilla ] || sets+=(umlbench.sets="$UML_SETS")
+			# The swept paths in the switch kernel, both ways in each
+			# boot; the iterators in the others (both forms in each boot).
+			if [ "$variant" = switch ]; then
+				[ -z "$UML_PATH_SETS" ] || sets+=(umlbench.path_sets="$UML_PATH_SETS")
+				[ -z "$UML_COLD_SETS" ] || sets+=(umlbench.cold_sets="$UML_COLD_SETS"
+					umlbench.batch_sets="$UML_BATCH_SETS" umlbench.age_kib="$UML_AGE_KIB")
+			else
+				sets+=(umlbench.sets="$UML_SETS")
+			fi
 			stage_start "uml boot $i/$rounds $variant"
 			boot_uml "$variant" "$dir/boot-$i-$variant.log" "${sets[@]}" \
 				umlbench.placements="$UML_PLACEMENTS" umlbench.samples="$UML_SAMPLES" \
@@ -210,9 +219,9 @@ main() {
 	mkdir -p "$RESULTS_DIR"
 	case $mode in quick | full) cold_plan ;; esac
 	case $mode in
-	quick) build_variants default on ;;
+	quick) build_variants default switch ;;
 	short) build_variants default moved ;;
-	full) build_variants default moved on vanilla ;;
+	full) build_variants default moved on switch ;;
 	esac
 	case $mode in
 	quick)
@@ -229,7 +238,7 @@ main() {
 	if [ "$mode" != from ]; then
 		dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
 		mkdir -p "$dir"
-		boot_rounds "$dir" "$UML_PAIRS" default moved on vanilla
+		boot_rounds "$dir" "$UML_PAIRS" default moved on switch
 		# The consoles stay in results/uml/; their samples are kept with the CPU's results.
 		run_dir=$cpu_dir/uml-runs/$(basename "$dir")
 		mkdir -p "$run_dir"
@@ -245,7 +254,7 @@ main() {
 
 # short: make report's run, the default kernel's boots and the moved
 # kernel's (the iterators' forms, and the A/A control across boots; the
-# swept paths need the on and vanilla kernels), its consoles in
+# swept paths need the switch kernel), its consoles in
 # results/uml/ and its table in results/uml-bench-short.txt; the kept
 # runs (results/cpus/CPU/uml-runs/) and the quoted report stay.
 short() {
@@ -254,8 +263,8 @@ short() {
 	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)-short
 	[ "$UML_SETTLE" = 1 ] || dir=$dir-unsettled
 	mkdir -p "$dir"
-	# The swept paths are compared across kernels: with one, not timed.
-	UML_SETS=$UML_SHORT_SETS UML_PATH_SETS='' UML_COLD_SETS='' boot_rounds "$dir" "$UML_SHORT_BOOTS" default moved
+	# The swept paths need the switch kernel: the full run's.
+	UML_SETS=$UML_SHORT_SETS boot_rounds "$dir" "$UML_SHORT_BOOTS" default moved
 	uml_decide "$dir" "$RESULTS_DIR/$name.txt"
 	cat "$RESULTS_DIR/$name.txt"
 	log "uml: results/$name.txt ($UML_SHORT_BOOTS rounds of boots; the full run: make uml-bench)"
@@ -270,8 +279,11 @@ uml_decide() {
 	# The unsettled run is there to be refused: its tables are its result.
 	[ "$UML_SETTLE" = 1 ] || cp "$run/uml-bench.txt" "$dest"
 	if [ "$status" -eq 3 ]; then
+		local kept="${dest#"$PROJECT_DIR"/} is unchanged"
+		# --unsettled shows the refusal: its tables are its result.
+		[ "$UML_SETTLE" = 1 ] || kept="${dest#"$PROJECT_DIR"/} holds its tables"
 		die "the run is refused: its A/A controls (the same code timed against itself) failed, named above; its tables: ${run#"$PROJECT_DIR"/}/uml-bench.txt" \
-			"re-run on an idle machine (another process, or a changing clock, moves one sample against the next); ${dest#"$PROJECT_DIR"/} is unchanged"
+			"re-run on an idle machine (another process, or a changing clock, moves one sample against the next); $kept"
 	fi
 	[ "$status" -eq 0 ] || die "deciding over the boots failed (exit $status)" "see ${run#"$PROJECT_DIR"/}/uml-bench.txt"
 	cp "$run/uml-bench.txt" "$dest"

@@ -48,12 +48,13 @@ CHECKER_CONFIGS = [":(exclude)configs/debug.config", ":(exclude)configs/sets/deb
 # make uml-bench builds from them (kunit.py's UML builds take
 # configs/uml-kunit.config).
 UML_CONFIGS = ["configs/targets/um.conf", "configs/targets/um.config", "configs/sets/uml.conf",
-               "configs/variants/moved.config"]
+               "configs/variants/moved.config", "configs/variants/switch.config"]
 NOT_UML_CONFIGS = [f":(exclude){c}" for c in UML_CONFIGS]
 SERIES = ["patches", "configs"] + CHECKER_CONFIGS + NOT_UML_CONFIGS
 # The series as the kernels without KUnit build it (defconfig, UML's
-# bench kernel): its code but the KUnit test files (KUNIT_TESTS).
-SERIES_NO_TESTS = ["patches:kernel", "configs"] + CHECKER_CONFIGS + NOT_UML_CONFIGS
+# bench kernels): its code but the KUnit test files (KUNIT_TESTS).
+SERIES_KERNEL = ["patches:kernel", "configs"] + CHECKER_CONFIGS
+SERIES_NO_TESTS = SERIES_KERNEL + NOT_UML_CONFIGS
 # guest/umlbench is built into UML kernels only, never into a QEMU guest.
 # The boot tables cover the checker kernels: every config counts.
 BOOTS = ["patches", "configs", *NOT_UML_CONFIGS, "guest", ":(exclude)guest/umlbench",
@@ -66,9 +67,8 @@ BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/
 SIZES = ["scripts/sizes.sh", "scripts/count-prefetches.sh", "scripts/lib/alt_prefetches.py"]
 CODEGEN = ["scripts/codegen.sh", "scripts/lib/codegen_check.py"]
 # What makes the UML timings.
-UML = ["patches:kernel", "configs"] + CHECKER_CONFIGS + ["guest/umlbench", "lab/um",
-                                                          "scripts/uml-bench.sh", "scripts/lib/uml_bench.py",
-                         "scripts/uml-tree.sh", "scripts/lib/verdicts.py"]
+UML = SERIES_KERNEL + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh",
+                       "scripts/lib/uml_bench.py", "scripts/uml-tree.sh", "scripts/lib/verdicts.py"]
 # What each quoted result depends on, and the command that remakes it.
 PRODUCERS = {
     "bench.txt": (BENCH, "make bench"),

@@ -14,14 +14,15 @@ all 3600 test_uml_kunit_alltests
 PLAN
 }
 
-# Both UML kernels build from the trees of scripts/uml-tree.sh, report
-# the CONFIG_LIST_PREFETCH of their variant, and run every walk and swept
-# path of umlbench with its result checked (the kernel says "done" only
-# then).
+# Both UML kernels (default, and switch: on behind a run-time flag) build
+# from the trees of scripts/uml-tree.sh, report the CONFIG_LIST_PREFETCH
+# of their variant, and run every walk and swept path of umlbench with
+# its result checked (the kernel says "done" only then); the switch
+# kernel times each path in the flag's three states.
 test_uml_quick() {
 	"$PROJECT_DIR/scripts/uml-bench.sh" --quick
-	local variant log walk form
-	for variant in default on; do
+	local variant log walk form obj disasm
+	for variant in default switch; do
 		log=$RESULTS_DIR/uml-quick/boot-$variant.log
 		for walk in list lookup rcu skb tiny_rcu backlog blk_batch reclaim; do
 			grep -q "umlbench: walk=$walk " "$log" ||
@@ -42,10 +43,25 @@ test_uml_quick() {
 		fi
 		echo "$variant: $(grep -c 'umlbench: walk=' "$log") walks and paths checked"
 	done
+	# The switch kernel's sites test the flag before they prefetch (a
+	# site without the test would time the same code in every state).
+	obj=$(build_dir um uml switch)/kernel/rcu/tiny.o
+	disasm=$(objdump -dr "$obj")
+	if ! grep -q 'um_list_prefetch_enabled' <<<"$disasm" || ! grep -Eq '\sprefetch' <<<"$disasm"; then
+		echo "switch: Tiny RCU's walk in $obj does not prefetch behind the flag"
+		return 1
+	fi
+	log=$RESULTS_DIR/uml-quick/boot-switch.log
+	for walk in tiny_rcu backlog blk_batch reclaim; do
+		for form in on off on_again; do
+			grep -q "umlbench: walk=$walk form=$form " "$log" ||
+				{ echo "switch: $walk not timed with the flag $form in $log"; return 1; }
+		done
+	done
 	# The two forms are what they say: the on form prefetches, the off
 	# form does not (prefetcht0 is __builtin_prefetch on the x86_64 host).
-	local obj count
-	for variant in default on; do
+	local count
+	for variant in default switch; do
 		for form in off on; do
 			obj=$(build_dir um uml "$variant")/lib/umlbench_walks_$form.o
 			count=$(objdump -d "$obj" | grep -Ec '\sprefetch' || true)
@@ -77,22 +93,33 @@ test_uml_kunit() {
 # iterators (both forms in every boot), the on form 10 % faster in every
 # boot is 'faster', no difference beyond 0.1 % 'equivalent', and a form
 # that is faster in one kernel's boots and slower in the other's
-# 'unstable'; for the swept paths (one form per kernel), a cold path
-# whose prefetch pays (on and vanilla faster than default) keeps it, one
-# equivalent everywhere lets its removal stand, and a v1 path (not yet
-# driven through its real work) is not sent as measured. The A/A
-# controls (list_copy and rcu against list) read 1.000 and pass; with the
-# copy 5 % slower in every boot, the run is refused, the control named.
+# 'unstable'; for the swept paths (the switch kernel's boots, each sample
+# timed on, off and on again), a cold path whose prefetch pays keeps it,
+# one equivalent lets its removal stand, and a v1 path (not yet driven
+# through its real work) is not sent as measured. The A/A controls
+# (list_copy and rcu against list; a path's on_again against its on)
+# read 1.000 and pass; with a copy 5 % slower in every boot, the run is
+# refused, the control named; with on_again scattered +-12 % boot to
+# boot, a 10 % gain is within the A/A floor and not decided.
 test_uml_bench_pairs_and_decides() {
 	local dir pair variant sample fast flat form
 	dir=$(mktemp -d)
 	for pair in 1 2 3 4 5 6 7 8; do
-		for variant in default moved on vanilla; do
+		for variant in default moved on switch; do
 			for sample in 0 1 2 3 4 5 6 7 8 9; do
-				fast=$(awk -v v="$variant" -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", (v == "default" || v == "moved" ? 100 + (p % 3 - 1) / 100 : 90) + s / 100 }')
-				flat=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
+				if [ "$variant" = switch ]; then
+					for form in on off on_again; do
+						fast=$(awk -v f="$form" -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", (f == "off" ? 100 + (p % 3 - 1) / 100 : 90) + s / 100 }')
+						flat=$(awk -v s="$sample" -v p="$pair" 'BEGIN { printf "%.3f", 50 + (s % 3 - 1) / 100 + p / 1000 }')
+						echo "umlbench: walk=tiny_rcu form=$form set_kib=256 nodes=1365 placement=0 sample=$sample ns_per_node=$fast regions=1"
+						echo "umlbench: walk=blk_batch form=$form set_kib=256 nodes=1024 placement=0 sample=$sample ns_per_node=$flat regions=1"
+						echo "umlbench: walk=backlog form=$form set_kib=256 nodes=455 placement=0 sample=$sample ns_per_node=$flat regions=40"
+					done
+					[ "$sample" != 0 ] ||
+						echo "umlbench: walk=tiny_rcu form=on set_kib=16 nodes=85 placement=0 sample=0 region_ns=$((40000 + pair)) too_short"
+					continue
+				fi
 				for form in off on; do
-					[ "$variant" != vanilla ] || continue
 					awk -v f="$form" -v s="$sample" -v p="$pair" -v v="$variant" 'BEGIN {
 						printf "umlbench: walk=list form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == "on" ? 90 : 100) + p + s / 100
 						printf "umlbench: walk=list_copy form=%s set_kib=65536 nodes=349525 sample=%d ns_per_node=%.3f\n", f, s, (f == "on" ? 90 : 100) + p + s / 100
@@ -102,11 +129,6 @@ test_uml_bench_pairs_and_decides() {
 						printf "umlbench: walk=lookup form=%s set_kib=65536 nodes=349525 placement=1 sample=%d ns_per_node=200\n", f, s
 					}'
 				done
-				echo "umlbench: walk=tiny_rcu set_kib=256 nodes=1365 sample=$sample ns_per_node=$fast"
-				[ "$sample$variant" != 0default ] ||
-					echo "umlbench: walk=tiny_rcu set_kib=16 nodes=85 placement=0 sample=0 region_ns=$((40000 + pair)) too_short"
-				echo "umlbench: walk=blk_batch set_kib=256 nodes=1024 sample=$sample ns_per_node=$flat regions=1"
-				echo "umlbench: walk=backlog set_kib=256 nodes=455 sample=$sample ns_per_node=$flat regions=40"
 			done >>"$dir/boot-$pair-$variant.log"
 		done
 	done
@@ -138,37 +160,50 @@ test_uml_bench_pairs_and_decides() {
 	# boot's ratio is over both (sqrt(0.9)), not the last one's alone.
 	grep -Eq '^lookup +64 MiB +24 .* 0\.949 \[0\.949,0\.949\] +faster' "$dir/out.txt" ||
 		{ echo "uml_bench.py: want lookup 0.949 (both placements), faster"; return 1; }
-	if ! { grep -Eq '^tiny_rcu +256 KiB .* faster .* faster' "$dir/out.txt" &&
+	if ! { grep -Eq '^tiny_rcu +256 KiB +8 .* 0\.900 \[[0-9.]+,[0-9.]+\] \[[0-9.]+,[0-9.]+\] +faster +1\.000 ' "$dir/out.txt" &&
 		grep -Eq '^patch 07 rcu: tiny: the prefetch pays at 256 KiB: keep it' "$dir/out.txt" &&
 		grep -Eq '^patch 09 blk-mq: the prefetch pays nowhere \(256 KiB equivalent\): the removal stands' "$dir/out.txt" &&
-		grep -Eq '^patch 08 net: sock: its site is not yet driven through its real work .*: not sent as measured' "$dir/out.txt"; }; then
-		echo "uml_bench.py: want tiny_rcu's prefetch kept, blk_batch's removal standing, backlog (v1) not sent as measured"
+		grep -Eq '^patch 08 net: sock: its site is not yet driven through its real work .*: not sent as measured' "$dir/out.txt" &&
+		grep -Eq '^A/A controls \(swept paths\): 3 of 3 read 1.000' "$dir/out.txt"; }; then
+		echo "uml_bench.py: want tiny_rcu's prefetch kept, blk_batch's removal standing, backlog (v1) not sent as measured, the paths' controls passed"
 		return 1
 	fi
-	# The A/A across boots: the moved kernel (the default's code elsewhere)
-	# reads 1.000 beside every path; without its boots no difference is
-	# decided, and the patch is not sent as measured; with its tiny_rcu
-	# 12 % slower in every round, placement alone moves the path by that
-	# much, and tiny_rcu's 10 % gain is no longer beyond it.
 	grep -Fq 'not timed: tiny_rcu 16 KiB: its region lasted 40 us, under 1000 of' "$dir/out.txt" ||
 		{ echo "uml_bench.py: want the region too short to time named, not summed"; return 1; }
-	grep -Eq '^tiny_rcu +256 KiB .* 1\.000 \[[0-9.]+,[0-9.]+\] +[0-9.]+%$' "$dir/out.txt" ||
-		{ echo "uml_bench.py: want the moved / default control and its floor beside tiny_rcu"; return 1; }
-	mkdir "$dir/unmoved"
-	cp "$dir"/boot-*-default.log "$dir"/boot-*-on.log "$dir"/boot-*-vanilla.log "$dir/unmoved/"
-	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/unmoved" >"$dir/unmoved/out.txt"
-	grep -Fq 'patch 07 rcu: tiny: not decided (256 KiB undecided (no A/A control across boots: boot the moved kernel)): not sent as measured' "$dir/unmoved/out.txt" ||
-		{ echo "uml_bench.py: without the moved kernel, tiny_rcu's 0.900 was decided"; return 1; }
-	mkdir "$dir/moved-slow"
-	cp "$dir"/boot-*.log "$dir/moved-slow/"
-	for log in "$dir"/boot-*-moved.log; do
-		awk '/walk=tiny_rcu/ { split($NF, a, "="); sub(/ns_per_node=.*/, sprintf("ns_per_node=%.3f", a[2] * 1.12)) } { print }' \
-			"$log" >"$dir/moved-slow/$(basename "$log")"
+	# Without the on_again timings no path is decided.
+	mkdir "$dir/no-control"
+	cp "$dir"/boot-*.log "$dir/no-control/"
+	sed -i '/form=on_again/d' "$dir"/no-control/boot-*-switch.log
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/no-control" >"$dir/no-control/out.txt"
+	grep -Fq 'patch 07 rcu: tiny: not decided (256 KiB undecided (no A/A control in these boots)): not sent as measured' "$dir/no-control/out.txt" ||
+		{ echo "uml_bench.py: without the A/A control, tiny_rcu's 0.900 was decided"; return 1; }
+	# on_again 12 % off either way, boot by boot (4 boots each): the
+	# control passes (median 1.005, its sign test silent), but its floor
+	# covers the 10 % gain, which is then not decided.
+	mkdir "$dir/scattered"
+	cp "$dir"/boot-*.log "$dir/scattered/"
+	for log in "$dir"/boot-*-switch.log; do
+		awk -v f="$(case $(basename "$log") in boot-[1357]-*) echo 1.12 ;; *) echo 0.89 ;; esac)" \
+			'/walk=tiny_rcu form=on_again/ { split($(NF - 1), a, "="); sub(/ns_per_node=[0-9.]+/, sprintf("ns_per_node=%.3f", a[2] * f)) } { print }' \
+			"$log" >"$dir/scattered/$(basename "$log")"
 	done
-	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/moved-slow" >"$dir/moved-slow/out.txt"
-	if ! grep -Eq '^patch 07 rcu: tiny: not decided \(256 KiB undecided \(faster, within the placement floor \(11\.[0-9] %\)\)\)' "$dir/moved-slow/out.txt"; then
-		grep -E '^(tiny_rcu|patch 07)' "$dir/moved-slow/out.txt"
-		echo "uml_bench.py: with the moved kernel 12 % slower, tiny_rcu's 10 % gain was decided"
+	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/scattered" >"$dir/scattered/out.txt"
+	if ! grep -Eq '^patch 07 rcu: tiny: not decided \(256 KiB undecided \(faster, within the A/A floor \(1[12]\.[0-9] %\)\)\)' "$dir/scattered/out.txt"; then
+		grep -E '^(tiny_rcu|patch 07)' "$dir/scattered/out.txt"
+		echo "uml_bench.py: with on_again scattered +-12 %, tiny_rcu's 10 % gain was decided"
+		return 1
+	fi
+	# on_again 5 % slower in every boot: refused, the control named.
+	mkdir "$dir/slow-again"
+	cp "$dir"/boot-*.log "$dir/slow-again/"
+	for log in "$dir"/boot-*-switch.log; do
+		awk '/walk=blk_batch form=on_again/ { split($(NF - 1), a, "="); sub(/ns_per_node=[0-9.]+/, sprintf("ns_per_node=%.3f", a[2] * 1.05)) } { print }' \
+			"$log" >"$dir/slow-again/$(basename "$log")"
+	done
+	if python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/slow-again" >"$dir/slow-again/out.txt" 2>"$dir/slow-again/err.txt" ||
+		! grep -q 'refused: the A/A controls .* failed: blk_batch on_again / on at 256 KiB: 1.050' "$dir/slow-again/err.txt"; then
+		cat "$dir/slow-again/err.txt"
+		echo "uml_bench.py: a path's on_again 5 % slower than its on in every boot was not refused, named"
 		return 1
 	fi
 	# The samples kept in results/ decide as the consoles they came from.
@@ -188,20 +223,20 @@ test_uml_bench_pairs_and_decides() {
 		echo "uml_bench.py: runs of other kernels were added up"
 		return 1
 	fi
-	# make report's short run boots the default kernel alone: its iterator
-	# cells are decided (no 'unstable': one build), the swept paths are
-	# said not timed, and boots that timed no iterator are an error.
+	# make report's short run boots no switch kernel: its iterator cells
+	# are decided (no 'unstable': one build), the swept paths are said
+	# not timed, and boots that timed no iterator are an error.
 	mkdir "$dir/short"
 	cp "$dir"/boot-*-default.log "$dir/short/"
 	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/short" >"$dir/short/out.txt"
 	if ! { grep -Eq '^skb +64 MiB +8 .* slower +[0-9.]+/-/- ' "$dir/short/out.txt" &&
 		grep -Fq 'one build only' "$dir/short/out.txt" &&
-		grep -Fq 'The swept paths: not timed' "$dir/short/out.txt"; }; then
+		grep -Fq 'The swept paths: not timed within one boot' "$dir/short/out.txt"; }; then
 		echo "uml_bench.py: the default kernel's 8 boots alone: want skb slower over one build, the paths not timed"
 		return 1
 	fi
 	mkdir "$dir/none"
-	grep -h 'walk=backlog' "$dir"/boot-1-default.log >"$dir/none/boot-1-default.log"
+	grep -h 'walk=backlog' "$dir"/boot-1-switch.log >"$dir/none/boot-1-switch.log"
 	if python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/none" >/dev/null 2>"$dir/none/err.txt" ||
 		! grep -q 'no boot timed the iterators' "$dir/none/err.txt"; then
 		echo "uml_bench.py: boots that timed no iterator were not refused"

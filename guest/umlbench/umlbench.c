@@ -53,6 +53,16 @@
  *              is the folios' struct pages, the walk's nodes.
  * Each is linked in a random order, so each step is a pointer chase.
  *
+ * In a kernel built with CONFIG_UML_LIST_PREFETCH_SWITCH (lab/um/0003:
+ * every list prefetch tests a flag first), each sample of a swept path
+ * is timed three times over fresh nodes, the flag set for each: form=on,
+ * form=off and form=on_again, in an order that goes through all six
+ * permutations sample by sample. on / off is the prefetch's effect
+ * within one boot, the same code at the same addresses; on_again / on is
+ * the A/A control: the same state walked twice. The flag switches every
+ * list prefetch in the kernel: the site's, and any its path's real work
+ * runs (CONFIG_LIST_PREFETCH=y against =n, for this path).
+ *
  * UML's clock advances in steps of up to 256 ns here, so a sample walks
  * until at least min_sample_ms have passed and is timed as a whole.
  */
@@ -885,33 +895,94 @@ static const struct umlbench_path paths[] = {
 	  .teardown = reclaim_teardown, .sets = path_sets, .nr_sets = &nr_path_sets },
 };
 
+#ifdef CONFIG_UML_LIST_PREFETCH_SWITCH
+/*
+ * The flag's states a sample times in a switch kernel: on and on_again
+ * alike, the A/A control.
+ */
+enum path_state { STATE_ON, STATE_OFF, STATE_ON_AGAIN, NR_STATES };
+
+/* As printed after the path's name: as the iterators print their forms. */
+static const char * const state_names[NR_STATES] = {
+	" form=on", " form=off", " form=on_again"
+};
+
+/* Every order of the three states, a sample's order taken in turn. */
+static const u8 state_orders[6][NR_STATES] = {
+	{ 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 }, { 1, 0, 2 }, { 0, 2, 1 },
+};
+
+static unsigned int nr_states(void)
+{
+	return NR_STATES;
+}
+
+/*
+ * Set the flag for the @k-th timing of sample @i (counted over the
+ * cell's placements); the form, to print.
+ */
+static const char *enter_state(unsigned int i, unsigned int k)
+{
+	enum path_state state = state_orders[i % ARRAY_SIZE(state_orders)][k];
+
+	WRITE_ONCE(um_list_prefetch_enabled, state != STATE_OFF);
+	return state_names[state];
+}
+
+/* The rest of the kernel runs as the build has it: prefetching. */
+static void leave_states(void)
+{
+	WRITE_ONCE(um_list_prefetch_enabled, true);
+}
+#else
+/* One timing a sample, no form: the build alone decides the prefetches. */
+static unsigned int nr_states(void)
+{
+	return 1;
+}
+
+static const char *enter_state(unsigned int i, unsigned int k)
+{
+	return "";
+}
+
+static void leave_states(void)
+{
+}
+#endif
+
 /* Samples of a v1 path: each sums rounds until min_sample_ms of walking. */
 static int bench_rounds(const struct umlbench_path *path, void *ctx, unsigned int kib,
 			unsigned int nr, unsigned int placement)
 {
 	u64 budget = (u64)min_sample_ms * NSEC_PER_MSEC;
-	unsigned int i, regions;
+	unsigned int i, k, regions;
 	int ret = 0;
 
 	for (i = 0; i < samples && !ret; i++) {
-		u64 ns = 0, steps = 0, x;
+		for (k = 0; k < nr_states() && !ret; k++) {
+			const char *form = enter_state(placement * samples + i, k);
+			u64 ns = 0, steps = 0, x;
 
-		regions = 0;
-		do {
-			u64 round_ns, round_steps;
+			regions = 0;
+			do {
+				u64 round_ns, round_steps;
 
-			ret = path->round(ctx, &round_ns, &round_steps);
-			ns += round_ns;
-			steps += round_steps;
-			regions++;
-			cond_resched();
-		} while (!ret && ns < budget);
-		if (ret)
-			break;
-		x = div64_u64(ns * 1000, steps ? steps : 1);
-		pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu regions=%u\n",
-			path->name, kib, nr, placement, i, x / 1000, x % 1000, regions);
+				ret = path->round(ctx, &round_ns, &round_steps);
+				ns += round_ns;
+				steps += round_steps;
+				regions++;
+				cond_resched();
+			} while (!ret && ns < budget);
+			if (ret)
+				break;
+			x = div64_u64(ns * 1000, steps ? steps : 1);
+			pr_info("umlbench: walk=%s%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu regions=%u\n",
+				path->name, form, kib, nr, placement, i, x / 1000, x % 1000,
+				regions);
+		}
 	}
+	leave_states();
 	return ret;
 }
 
@@ -920,34 +991,41 @@ static int bench_rounds(const struct umlbench_path *path, void *ctx, unsigned in
  * other memory read), then times one region of the path's real work. A
  * region under MIN_REGION_NS is reported and the cell left untimed:
  * UML's clock cannot time it, and summing short regions would add their
- * rounding, not measure the walk.
+ * rounding, not measure the walk. In a switch kernel, each state of the
+ * flag gets its own nodes, built, aged and walked in turn.
  */
 static int bench_regions(const struct umlbench_path *path, void *ctx, unsigned int kib,
 			 unsigned int nr, unsigned int placement)
 {
-	unsigned int i;
+	unsigned int i, k;
 	int ret = 0;
 
 	for (i = 0; i < samples && !ret; i++) {
-		u64 ns = 0, steps = 0, x;
+		for (k = 0; k < nr_states() && !ret; k++) {
+			const char *form = enter_state(placement * samples + i, k);
+			u64 ns = 0, steps = 0, x;
 
-		ret = path->prepare(ctx);
-		if (ret)
-			break;
-		age_nodes();
-		ret = path->region(ctx, &ns, &steps);
-		if (ret)
-			break;
-		if (ns < MIN_REGION_NS) {
-			pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u region_ns=%llu too_short\n",
-				path->name, kib, nr, placement, i, ns);
-			break;
+			ret = path->prepare(ctx);
+			if (ret)
+				break;
+			age_nodes();
+			ret = path->region(ctx, &ns, &steps);
+			if (ret)
+				break;
+			if (ns < MIN_REGION_NS) {
+				pr_info("umlbench: walk=%s%s set_kib=%u nodes=%u placement=%u sample=%u region_ns=%llu too_short\n",
+					path->name, form, kib, nr, placement, i, ns);
+				leave_states();
+				return 0;
+			}
+			x = div64_u64(ns * 1000, steps ? steps : 1);
+			pr_info("umlbench: walk=%s%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu regions=1 region_ns=%llu aged_kib=%u\n",
+				path->name, form, kib, nr, placement, i, x / 1000, x % 1000, ns,
+				age_kib);
+			cond_resched();
 		}
-		x = div64_u64(ns * 1000, steps ? steps : 1);
-		pr_info("umlbench: walk=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu regions=1 region_ns=%llu aged_kib=%u\n",
-			path->name, kib, nr, placement, i, x / 1000, x % 1000, ns, age_kib);
-		cond_resched();
 	}
+	leave_states();
 	return ret;
 }
 
@@ -988,8 +1066,9 @@ static int __init umlbench_init(void)
 
 	if (!nr_sets && !nr_path_sets && !nr_cold_sets && !nr_batch_sets)
 		return 0;
-	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u settle=%d age_kib=%u\n",
-		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n", sizeof(struct umlbench_node),
+	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s switch=%d node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u settle=%d age_kib=%u\n",
+		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n",
+		IS_ENABLED(CONFIG_UML_LIST_PREFETCH_SWITCH), sizeof(struct umlbench_node),
 		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms, settle, age_kib);
 	for (i = 0; i < nr_sets && !ret; i++)
 		ret = bench_set(sets[i]);

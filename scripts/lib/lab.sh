@@ -339,7 +339,10 @@ all_targets() {
 # expected_list_prefetch VARIANT: the CONFIG_LIST_PREFETCH a kernel of the
 # loaded target must have: y forced on, else the architecture's default.
 expected_list_prefetch() {
-	if [ "$1" = on ]; then echo y; else echo "$LIST_PREFETCH_DEFAULT"; fi
+	case "$1" in
+	on | switch) echo y ;;
+	*) echo "$LIST_PREFETCH_DEFAULT" ;;
+	esac
 }
 
 # boot_variants TARGET: the variants make check-all and make report boot.
@@ -424,7 +427,10 @@ valid_variant() {
 	# The default with its code moved (UML only, lab/um/0002): the A/A
 	# control across boots of scripts/uml-bench.sh.
 	moved) ;;
-	*) die "unknown variant '$1'" "use one of: vanilla default on (moved: UML only)" ;;
+	# The series forced on, each list prefetch behind a run-time flag
+	# (UML only, lab/um/0003): the swept sites timed both ways in a boot.
+	switch) ;;
+	*) die "unknown variant '$1'" "use one of: vanilla default on (moved, switch: UML only)" ;;
 	esac
 }
 

@@ -24,16 +24,22 @@ import re
 import sys
 import textwrap
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uml_bench import SWEPT  # noqa: E402  (the patch of each swept path)
+
 FIRST = "The kernel's own code on the real CPU:"
 MEASURED = "Measured on the real CPU, under User-Mode Linux:"
 # How v1's blocks began: replaced by MEASURED's when the patch is rewritten.
 MEASURED_V1 = "Measured natively:"
 WORKLOAD = "The workload:"
-# The swept path of each patch, as uml_bench.py names it, and how its
-# decision lines name the patch.
-PATCHES = {"07": "tiny_rcu", "08": "backlog", "09": "blk_batch", "10": "reclaim"}
-SWEPT_BY = {"tiny_rcu": "07 rcu: tiny", "backlog": "08 net: sock", "blk_batch": "09 blk-mq",
-            "reclaim": "10 mm: vmscan"}
+# The swept path of each patch, as uml_bench.py names it (its SWEPT,
+# whose values are how its decision lines name the patch).
+PATCHES = {name.split()[0]: path for path, name in SWEPT.items()}
+# How each kind of run heads its swept paths' table: within one boot
+# (the switch kernel), or across kernels with the moved kernel's floor;
+# a run with neither (v1) decides no sweep patch.
+WITHIN_BOOT = "A/A within each boot:"
+ACROSS_KERNELS = "A/A across boots: moved / default"
 
 
 def run_of(txt):
@@ -56,10 +62,11 @@ def section(txt):
             for p in ("precision (iterators)", "precision (headline", "verdicts (iterators",
                       "in-kernel and user-space") if any(x.startswith(p) for x in lines)]
     decisions = [x for x in lines if x.startswith("patch ")]
-    if "moved / default" not in txt:
+    within = WITHIN_BOOT in txt
+    if not within and ACROSS_KERNELS not in txt:
         # v1's decision lines let a patch stand on undecided cells.
-        decisions = ["(a v1 run, without the across-boot control: it decides no sweep patch;",
-                     " docs/series.md says by what rule a v2 run does)"]
+        decisions = ["(a v1 run, without an A/A control for the paths: it decides no sweep",
+                     " patch; docs/series.md says by what rule a v2 run does)"]
     moved = "moved / default" in txt
     intro = (f"{FIRST} User-Mode Linux kernels of the series (x86_64 host, the CPU above, "
              f"one CPU, mem=1536M, 4 KiB pages; 'make uml-bench', lab run {run}). The "
@@ -76,13 +83,14 @@ def section(txt):
   walk         set  off ns   on ns  on / off [95 % CI]    verdict     builds
 """ + "\n".join(rows) + "\n" + "\n".join("  " + p for p in pick) + """
 
-The four swept walks (patches 7-10), each driven through its own code
-path in UML kernels of the default, on and vanilla (Tiny RCU callbacks,
-a socket backlog released, a blk-mq batch completed, direct reclaim of
-clean page cache; each patch has its figures and its workload). What
-they decide:
-
-""" + "\n".join("  " + d for d in decisions) + "\n\n"
+""" + textwrap.fill(
+        "The four swept walks (patches 7-10), each driven through its own code path "
+        + ("in a UML kernel of the series whose list prefetches sit behind a run-time flag,"
+           " timed with the flag on, off and on again within each boot"
+           if within else "in UML kernels of the default, on and vanilla")
+        + " (Tiny RCU callbacks, a socket backlog released, a blk-mq batch completed, direct"
+        " reclaim of clean page cache; each patch has its figures and its workload). What they"
+        " decide:", 72, break_on_hyphens=False) + "\n\n" + "\n".join("  " + d for d in decisions) + "\n\n"
 
 
 def interval_at(tokens, i):
@@ -99,20 +107,68 @@ def interval_at(tokens, i):
 
 def path_rows(txt, path):
     """(set, on interval, on verdict, vanilla interval, vanilla verdict,
-    moved / default control) per set."""
+    A/A control) per set: a within-boot run's on / off and on_again / on
+    (no vanilla), or an across-kernel run's on / default, vanilla /
+    default and moved / default."""
     rows = []
+    within = WITHIN_BOOT in txt
     for line in txt.splitlines():
         f = line.split()
-        if not f or f[0] != path or len(f) < 11:
+        if not f or f[0] != path or len(f) < 10:
             continue
         on, on_v, i = interval_at(f, 6)
-        if f[i] == "-":
+        if within:
+            va, va_v = "-", "-"
+        elif f[i] == "-":
             va, va_v, i = "-", "-", i + 2
         else:
             va, va_v, i = interval_at(f, i)
-        control = f"{f[i]} {f[i + 1]}" if i + 1 < len(f) else "-"
+        control = f"{f[i]} {f[i + 1]}" if i + 1 < len(f) and f[i] != "-" else "-"
         rows.append((f"{f[1]} {f[2]}", on, on_v, va, va_v, control))
     return rows
+
+
+def cpu_label(txt):
+    """The CPU the UML kernels ran on, as the result's header names it."""
+    labelled = re.search(r"^UML \(ARCH=um\) on (.+?\(family \d+, model \d+\)),"
+                         r"(?: host kernel \S+,)?( inside an? \S+ VM,)?", txt, re.M)
+    if labelled:
+        return labelled.group(1) + (labelled.group(2) or "").rstrip(",")
+    cpu = re.search(r"^UML \(ARCH=um\) on ([^,]+),", txt, re.M).group(1)
+    family = re.search(r"boots: \S*cpus/[a-z0-9-]*-f(\d+)m", txt)
+    return cpu + (f" (family {family.group(1)})" if family else "")
+
+
+def decided_line(txt, path):
+    """The result's decision of the patch that sweeps PATH, as the
+    message words it; None from a run without an A/A control for the
+    paths (v1's lines let a patch stand on undecided cells)."""
+    if WITHIN_BOOT not in txt and ACROSS_KERNELS not in txt:
+        return None
+    m = re.search(rf"^patch {re.escape(SWEPT[path])}: (.*)$", txt, re.M)
+    # A wrapped line must not start with '+' or '-' (a diff's marks).
+    return m and ("What the lab decides of this patch: "
+                  + m.group(1).replace("rounds for +-1 %", "rounds to narrow it to 1 %")
+                  .replace("boots for +-1 %", "boots to narrow it to 1 %"))
+
+
+def within_boot_block(txt, path, rows):
+    """The measured block of a within-boot run (the switch kernel)."""
+    boots = re.search(r"within each of (\d+) boots", txt).group(1)
+    intro = (f"{MEASURED} this path driven through its own code in a User-Mode Linux kernel "
+             "of the series with CONFIG_LIST_PREFETCH=y, every list prefetch behind a "
+             f"run-time flag (the lab's own UML patch), on an {cpu_label(txt)}, {boots} boots "
+             f"('make uml-bench' of the list-prefetch lab, run {run_of(txt)}); in each boot, "
+             "every sample timed with the flag on, off and on again over fresh nodes; on / "
+             "off, median of the boots' ratios [95% CI], claimed with the floor of the A/A "
+             "control (on again / on), verdict with the FDR held at 5%:")
+    table = []
+    for size, on, on_v, _, _, control in rows:
+        table.append(f"  {size:>7}  on / off       {on} {on_v}")
+        table.append(f"  {'':>7}  on again / on {control} (A/A)")
+    verdict = decided_line(txt, path) or "The run decides no sweep patch."
+    return (textwrap.fill(intro, 72, break_on_hyphens=False) + "\n\n" + "\n".join(table) + "\n\n"
+            + textwrap.fill(verdict, 72, break_on_hyphens=False) + "\n\n")
 
 
 def patch_block(txt, path):
@@ -120,19 +176,12 @@ def patch_block(txt, path):
     rows = path_rows(txt, path)
     if not rows:
         raise SystemExit(f"series_figures: no row of {path} in the result")
-    labelled = re.search(r"^UML \(ARCH=um\) on (.+?\(family \d+, model \d+\)),"
-                         r"(?: host kernel \S+,)?( inside an? \S+ VM,)?", txt, re.M)
-    if labelled:
-        cpu = labelled.group(1) + (labelled.group(2) or "").rstrip(",")
-        family = None
-    else:
-        cpu = re.search(r"^UML \(ARCH=um\) on ([^,]+),", txt, re.M).group(1)
-        family = re.search(r"boots: \S*cpus/[a-z0-9-]*-f(\d+)m", txt)
+    if WITHIN_BOOT in txt:
+        return within_boot_block(txt, path, rows)
     rounds = re.search(r"(\d+) rounds of boots", txt).group(1)
     moved = any(r[5] != "-" for r in rows)
     intro = (f"{MEASURED} this path driven through its own code, in User-Mode Linux kernels "
-             f"(default, on and vanilla{', and the default built again with its code moved' if moved else ''}) on an {cpu}"
-             + (f" (family {family.group(1)})" if family else "")
+             f"(default, on and vanilla{', and the default built again with its code moved' if moved else ''}) on an {cpu_label(txt)}"
              + f", {rounds} rounds of boots ('make uml-bench' of the list-prefetch lab, run "
              f"{run_of(txt)}); ratio to the default kernel, median of the rounds' ratios "
              "[95% CI]" + (", claimed with the placement floor the moved kernel shows"
@@ -143,14 +192,8 @@ def patch_block(txt, path):
         table.append(f"  {'':>7}  vanilla {va} {va_v}")
         if control != "-":
             table.append(f"  {'':>7}  moved   {control} (A/A)")
-    # Only a run with the across-boot control decides by issue 40's rule;
-    # v1's decision lines let a patch stand on undecided cells.
-    decided = moved and re.search(rf"^patch {re.escape(SWEPT_BY[path])}: (.*)$", txt, re.M)
-    if decided:
-        # A wrapped line must not start with '+' or '-' (a diff's marks).
-        verdict = ("What the lab decides of this patch: "
-                   + decided.group(1).replace("rounds for +-1 %", "rounds to narrow it to 1 %"))
-    else:
+    verdict = decided_line(txt, path)
+    if not verdict:
         pays = [r[0] for r in rows if r[2] == "faster"]
         costs = [r[0] for r in rows if r[2] == "slower"]
         if pays:
