@@ -24,8 +24,11 @@ set -euo pipefail
 
 TESTS_DIR=${CHECK_TESTS_DIR:-$PROJECT_DIR/tests}
 CHECK_LOG_DIR=$RESULTS_DIR/check
-# The exit status by which a test says it was skipped (automake's).
+# The exit status by which a test says it was skipped (automake's), and
+# the last line skip() prints: a test is skipped only through skip(),
+# never by some command of it that happens to exit 77.
 SKIP=77
+SKIP_MARK="check.sh: skip: "
 
 usage() {
 	cat >&2 <<USAGE
@@ -249,8 +252,18 @@ run_one() {
 		fi
 		;;
 	"$SKIP")
-		echo "ok $number $name # SKIP $(tail -n 1 "$logfile")"
-		skipped=$((skipped + 1))
+		local last
+		last=$(tail -n 1 "$logfile")
+		if [ "${last#"$SKIP_MARK"}" != "$last" ]; then
+			echo "ok $number $name # SKIP ${last#"$SKIP_MARK"}"
+			skipped=$((skipped + 1))
+		else
+			echo "not ok $number $name"
+			tail -n 25 "$logfile" | tap_diagnostics
+			echo "exited $SKIP, a skip's status, but not through skip(): a command it ran failed so" |
+				tee -a "$logfile" | tap_diagnostics
+			failed=$((failed + 1))
+		fi
 		;;
 	*)
 		echo "not ok $number $name"
@@ -399,6 +412,11 @@ main() {
 		echo "$passed passed, $failed failed, $skipped skipped"
 	else
 		echo "$passed passed, $failed failed"
+	fi
+	# Skips pass nothing: a run of skips alone is not green.
+	if [ "$passed" -eq 0 ] && [ "$skipped" -gt 0 ]; then
+		echo "# every test skipped: nothing was checked" >&2
+		return 1
 	fi
 	[ "$failed" -eq 0 ]
 }

@@ -254,7 +254,9 @@ probe_runner() {
 # The runner's own test: a test whose middle command fails must fail,
 # even though its last command succeeds (bash ignores errexit in a
 # subshell on the left of '||', which is how this once passed); a test
-# over its timeout fails; a skip is a skip; the tally is right.
+# over its timeout fails; a skip is a skip, but only through skip(): a
+# command exiting 77 fails its test; a run of skips alone is not green;
+# the tally is right.
 test_runner_fails_a_failing_middle_command() {
 	local scratch out
 	scratch=$(mktemp -d)
@@ -264,8 +266,10 @@ test_runner_fails_a_failing_middle_command() {
 check 30 test_probe_passes
 check 30 test_probe_skips
 check 2 test_probe_hangs
-check 30 test_probe_subst_fails" '
+check 30 test_probe_subst_fails
+check 30 test_probe_exits_77" '
 test_probe_middle_fails() { echo before; false; echo after; true; }
+test_probe_exits_77() { echo half way; sh -c "exit 77"; echo not reached; }
 test_probe_subst_fails() { local x; x=$(false; echo hi); echo "$x"; }
 test_probe_passes() { true; }
 test_probe_skips() { skip "no such thing here"; }
@@ -275,10 +279,15 @@ test_probe_hangs() { sleep 60; }')
 	for want in '^  \| not ok 1 test_probe_middle_fails$' '^  \| ok 2 test_probe_passes$' \
 		'^  \| ok 3 test_probe_skips # SKIP no such thing here$' '^  \| not ok 4 test_probe_hangs$' \
 		'^  \| # timed out after 2s ' '^  \| not ok 5 test_probe_subst_fails$' \
-		'^  \| 1 passed, 3 failed, 1 skipped$' '^exit status 1$'; do
+		'^  \| not ok 6 test_probe_exits_77$' '^  \| # exited 77, a skip.s status, but not through skip' \
+		'^  \| 1 passed, 4 failed, 1 skipped$' '^exit status 1$'; do
 		grep -qE -- "$want" <<<"$out" || { echo "missing: /$want/"; return 1; }
 	done
 	! grep -q '^  | # after$' <<<"$out" || { echo "the failing middle command did not stop its test"; return 1; }
+	# A run of skips alone checked nothing: not green.
+	out=$(probe_runner "$scratch/skips" "check 30 test_probe_skips" 'test_probe_skips() { skip "nothing here"; }')
+	echo "$out"
+	grep -q '^exit status 1$' <<<"$out" || { echo "a run whose every test skipped was green"; return 1; }
 	rm -rf "$scratch"
 }
 
@@ -879,8 +888,10 @@ cocci_modes_agree() {
 	out=$(bash -c "${cmd//@MODE@/report}")
 	found=$(echo "$out" | sed -n 's|^\(.*/\)\{0,1\}\([a-z]*\.c\):\([0-9]*\):.*WARNING.*|\2:\3|p' | sort -u)
 	echo "$name report: $(echo "$found" | grep -c .) sites"
-	if diff <(echo "$expected") <(echo "$found") |
-		sed -n 's/^< /missed (false negative): /p; s/^> /reported (false positive): /p' | grep .; then
+	# Compared as strings: a pipeline's status would hide diff's.
+	if [ "$expected" != "$found" ]; then
+		diff <(echo "$expected") <(echo "$found") |
+			sed -n 's/^< /missed (false negative): /p; s/^> /reported (false positive): /p' || true
 		return 1
 	fi
 	out=$(bash -c "${cmd//@MODE@/patch}" | grep -v '^\(---\|+++\) ')

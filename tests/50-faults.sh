@@ -381,6 +381,9 @@ ASM
 	as --64 -o "$scratch/p.o" "$scratch/p.s"
 	objdump -d "$scratch/p.o" | sed -n 's/^ *[0-9a-f]*:\t\([0-9a-f ]*\)\t\([a-z0-9]*\).*/\1|\2/p' >"$scratch/insns"
 	cat "$scratch/insns"
+	# Seven prefetches and a nop, or nothing was compared.
+	[ "$(grep -c '|prefetch' "$scratch/insns")" -eq 7 ] ||
+		{ echo "objdump listed $(grep -c '|prefetch' "$scratch/insns") of the 7 prefetches"; return 1; }
 	python3 - "$PROJECT_DIR/scripts/lib" "$scratch/insns" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])

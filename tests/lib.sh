@@ -16,7 +16,7 @@ REAL_RESULTS_DIR=$RESULTS_DIR
 CHECK_RUN_DIR=${CHECK_RUN_DIR:-$(mktemp -d)}
 
 skip() {
-	echo "$*"
+	echo "$SKIP_MARK$*"
 	exit "$SKIP"
 }
 
