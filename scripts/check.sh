@@ -128,15 +128,28 @@ tap_diagnostics() { sed 's/^/# /'; }
 # separated: those git tracks or would track (not what it ignores, such
 # as Python's bytecode caches), as they are in the working tree.
 project_files() {
-	local dirs=(scripts tests configs guest patches bench audit .ci Makefile)
 	if git -C "$PROJECT_DIR" rev-parse --git-dir >/dev/null 2>&1; then
-		git -C "$PROJECT_DIR" ls-files -z -co --exclude-standard -- "${dirs[@]}" |
-			(cd "$PROJECT_DIR" && while IFS= read -r -d '' f; do
-				[ -f "$f" ] && printf '%s\0' "$f"
-			done)
+		# Every file a test may read: all but results/, whose quoted
+		# results/examples/ tests compare with (lab/, docs/ and the
+		# README included).
+		{
+			git -C "$PROJECT_DIR" ls-files -z -co --exclude-standard -- . ':(exclude)results'
+			git -C "$PROJECT_DIR" ls-files -z -co --exclude-standard -- results/examples
+		} | (cd "$PROJECT_DIR" && while IFS= read -r -d '' f; do
+			[ -f "$f" ] && printf '%s\0' "$f"
+		done)
 	else
-		(cd "$PROJECT_DIR" && find "${dirs[@]}" -name __pycache__ -prune -o -type f -print0)
+		(cd "$PROJECT_DIR" && find . -path ./results -prune -o -name __pycache__ -prune -o -name .git -prune \
+			-o -type f -print0 && find results/examples -type f -print0 2>/dev/null)
 	fi
+}
+
+# build_environment: the variables kbuild, make, the compiler and the
+# locale read, which no script of the project names (steering_vars does
+# those); make's jobserver descriptors, different every run, left out.
+build_environment() {
+	env | grep -E '^(KCFLAGS|KCPPFLAGS|KAFLAGS|KBUILD_[A-Z_]+|MAKEFLAGS|MFLAGS|LANG|LANGUAGE|LC_[A-Z]+|ARCH|CROSS_COMPILE|LLVM|CC|HOSTCC|CFLAGS|CPPFLAGS|LDFLAGS)=' |
+		sed 's/--jobserver-[a-z]*=[^ ]*//g; s/ -j[0-9]*//g' | sort || true
 }
 
 # Variables a run sets for itself, different in every run: not inputs.
@@ -183,6 +196,9 @@ inputs_key() {
 		for var in $(steering_vars); do
 			echo "$var=${!var-(unset)}"
 		done
+		build_environment
+		# Timing tests judge this CPU's figures.
+		grep -m3 -E '^(model name|cpu family|model)[[:space:]]*:' /proc/cpuinfo || true
 	} | inputs_hash /dev/stdin
 }
 
@@ -245,7 +261,10 @@ run_one() {
 			echo "ok $number $name"
 		fi
 		passed=$((passed + 1))
-		if [ -n "$cached" ]; then
+		# Stored only under the inputs it ran with: a file changed
+		# during the test (an edit, a make readme) and the pass is not
+		# remembered for either key.
+		if [ -n "$cached" ] && [ "$LIST_PREFETCH_CACHE/check-cache/$(inputs_key)" = "$CHECK_CACHE_DIR" ]; then
 			mkdir -p "$CHECK_CACHE_DIR"
 			cp "$logfile" "$cached.tmp.$$"
 			mv -f "$cached.tmp.$$" "$cached"
@@ -285,15 +304,32 @@ reused_boots() {
 	wc -l <"$BOOT_REUSED_LOG"
 }
 
-# on_interrupt: INT or TERM: stop the current test's whole process group,
-# say so, and end the run non-zero; the cache lock goes with the runner
-# and the test processes, which held it too.
+# descendants PID: every process below PID, children before theirs.
+descendants() {
+	local child
+	for child in $(pgrep -P "$1" || true); do
+		echo "$child"
+		descendants "$child"
+	done
+}
+
+# on_interrupt: HUP, INT or TERM: stop the current test's whole process
+# group and every process below it (a 'timeout' in a test makes a group
+# of its own, out of reach of the group's kill), say so, and end the run
+# non-zero; the cache lock goes with the runner and the test processes,
+# which held it too.
 on_interrupt() {
-	trap - INT TERM
+	trap - HUP INT TERM
 	if [ -n "${CURRENT_TEST_PID:-}" ]; then
+		local below
+		below=$(descendants "$CURRENT_TEST_PID" | paste -sd ' ')
 		kill -TERM -- "-$CURRENT_TEST_PID" 2>/dev/null || true
+		# shellcheck disable=SC2086 # a list of pids
+		[ -z "$below" ] || kill -TERM $below 2>/dev/null || true
 		sleep 1
 		kill -KILL -- "-$CURRENT_TEST_PID" 2>/dev/null || true
+		# shellcheck disable=SC2086 # a list of pids
+		[ -z "$below" ] || kill -KILL $below 2>/dev/null || true
 	fi
 	[ -z "${CHECK_RUN_DIR:-}" ] || rm -rf "$CHECK_RUN_DIR"
 	echo "# interrupted: the run stopped at a signal, after $passed passed, $failed failed"
@@ -342,6 +378,11 @@ main() {
 	--plan-stage)
 		source_stage_files
 		plan_stage "$2"
+		return
+		;;
+	--key-files)
+		# What the key of remembered passes hashes (its own tests read it).
+		project_files | tr '\0' '\n'
 		return
 		;;
 	esac
@@ -393,7 +434,7 @@ main() {
 	CACHE_KEY_BASIS=none
 	local passed=0 failed=0 skipped=0 cached_passes=0 i t0=$SECONDS
 	CURRENT_TEST_PID=
-	trap on_interrupt INT TERM
+	trap on_interrupt HUP INT TERM
 	echo "TAP version 13"
 	echo "1..${#lines[@]}"
 	echo "# $(host_description); run $LIST_PREFETCH_RUN_ID"

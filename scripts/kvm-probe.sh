@@ -40,7 +40,7 @@ main() {
 	scratch=$(mktemp -d)
 	# shellcheck disable=SC2046,SC2086 # lists of arguments; KVM's replace the target's
 	# In a subshell whose stderr is kept: a QEMU that aborts is reported there.
-	(timeout --kill-after=5 "$timeout" "$QEMU" $(qemu_args $GUEST_QEMU_ARGS $accel) \
+	(timeout --foreground --kill-after=5 "$timeout" "$QEMU" $(qemu_args $GUEST_QEMU_ARGS $accel) \
 		-kernel "$out/$IMAGE" -initrd "$initrd" \
 		-append "console=$CONSOLE panic=-1" -display none -monitor none \
 		-serial "file:$scratch/console.log" -no-reboot </dev/null || exit $?) 2>"$scratch/qemu.err" || status=$?

@@ -32,7 +32,7 @@ main() {
 	out=$(mktemp "$RESULTS_DIR/$name.txt.XXXXXX")
 	{
 		echo "\$ $*"
-		echo "# project $(git -C "$PROJECT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$PROJECT_DIR" diff --quiet HEAD 2>/dev/null || echo '+changes'), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "# project $(project_commit), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "# host: $(host_description)"
 		echo "# cache: $(cache_state)"
 	} | tee "$out"

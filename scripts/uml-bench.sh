@@ -91,7 +91,7 @@ boot_uml() {
 	shift 2
 	out=$(build_dir "$UML_TARGET" "$UML_SET" "$variant")
 	# UML maps its memory from a file under TMPDIR: /dev/shm holds it in RAM.
-	TMPDIR=/dev/shm timeout 600 taskset -c "$(uml_cpu)" "$out/linux" \
+	TMPDIR=/dev/shm timeout --foreground 600 taskset -c "$(uml_cpu)" "$out/linux" \
 		mem="$UML_MEM" "${NULL_BLK_ARGS[@]}" "$@" </dev/null >"$logfile" 2>&1 || status=$?
 	if ! grep -q 'umlbench: done' "$logfile"; then
 		grep -E 'umlbench|Kernel panic|BUG|Oops' "$logfile" | tail -5 >&2 || true

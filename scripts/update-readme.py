@@ -154,6 +154,19 @@ def stamp(path):
     return (m.group(1), bool(m.group(2)), m.group(3)) if m else None
 
 
+def adopt(made, quoted):
+    """Copy this checkout's result MADE over the quoted QUOTED, unless the
+    quoted one is newer (a result committed since, from another machine
+    or run): an older local result never replaces it. Dates are the
+    stamps' (ISO 8601, UTC: they sort as strings)."""
+    mine, theirs = stamp(made), stamp(quoted) if os.path.exists(quoted) else None
+    if mine and theirs and theirs[2] > mine[2]:
+        print(f"update-readme: {os.path.relpath(made, PROJECT)} ({mine[2]}) is older than the quoted "
+              f"{os.path.relpath(quoted, PROJECT)} ({theirs[2]}): kept the quoted one", file=sys.stderr)
+        return
+    shutil.copy(made, quoted)
+
+
 def cites(name, source):
     """The results that the result SOURCE, named NAME, cites."""
     cited = CITES.get(name, [])
@@ -343,15 +356,16 @@ def pages():
 
 def write_summary(results, examples):
     """summary.txt: the current boots and sizes (summary.py checks each)."""
-    head = git("rev-parse", "--short", "HEAD").stdout.strip() or "?"
-    dirty = "" if git("diff", "--quiet", "HEAD", "--", ".", ":!results").returncode == 0 \
-        else "+changes"
+    # The stamp every result has: lab.sh's project_commit (+changes for
+    # changed or untracked files outside results/).
+    project = subprocess.run(["bash", "-c", '. "$1/scripts/lib/lab.sh" && project_commit', "_", PROJECT],
+                             capture_output=True, text=True, check=False).stdout.strip() or "?"
     date = subprocess.run(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"], capture_output=True,
                           text=True, check=False).stdout.strip()
     body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "summary.py"), results],
                           capture_output=True, text=True, check=False).stdout
     with open(os.path.join(results, "summary.txt"), "w") as f:
-        f.write(f"# project {head}{dirty}, {date}; command: make readme\n{body}")
+        f.write(f"# project {project}, {date}; command: make readme\n{body}")
     shutil.copy(os.path.join(results, "summary.txt"), examples)
 
 
@@ -366,7 +380,7 @@ def main():
             if name in ("tiers.txt", "summary.txt") or (only and name not in only):
                 continue
             if os.path.exists(os.path.join(results, name)):
-                shutil.copy(os.path.join(results, name), examples)
+                adopt(os.path.join(results, name), os.path.join(examples, name))
         write_tiers(results, examples)
         write_summary(results, examples)
         # The series quotes results/examples/ too: written from the same copy.

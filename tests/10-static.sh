@@ -37,6 +37,7 @@ check 30 test_data_file_keys_documented
 check:cache 30 test_make_help_names_every_target
 check 60 test_quoted_results_are_current
 check 30 test_series_code_is_what_builds_read
+check 30 test_readme_keeps_newer_quoted_results
 check 60 test_summary_shows_only_current_results
 check 30 test_tiers_time_the_whole_run
 check 30 test_series_file_complete
@@ -46,6 +47,7 @@ check 60 test_mail_series_signs_as_the_sender
 check:cache 120 test_checkpatch_strict
 check:cache 120 test_guest_programs
 check:cache 120 test_cocci_corpus
+check:cache 30 test_cocci_comparison_names_other_sites
 all 1800 test_audit
 PLAN
 }
@@ -284,6 +286,11 @@ test_probe_hangs() { sleep 60; }')
 		grep -qE -- "$want" <<<"$out" || { echo "missing: /$want/"; return 1; }
 	done
 	! grep -q '^  | # after$' <<<"$out" || { echo "the failing middle command did not stop its test"; return 1; }
+	# The run (its plans, its tests, the one that hung) left no
+	# temporary file or directory behind.
+	local left
+	left=$(find "$scratch/tmp" -mindepth 1 -maxdepth 1 -printf '%f ')
+	[ -z "$left" ] || { echo "left in TMPDIR: $left"; return 1; }
 	# A run of skips alone checked nothing: not green.
 	out=$(probe_runner "$scratch/skips" "check 30 test_probe_skips" 'test_probe_skips() { skip "nothing here"; }')
 	echo "$out"
@@ -297,9 +304,9 @@ test_probe_hangs() { sleep 60; }')
 # every test, these self-tests of the cache among them).
 probe_stages() {
 	local scratch=$1 status=0
-	mkdir -p "$scratch/results"
-	CHECK_CACHE=1 CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
-		"$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 || status=$?
+	mkdir -p "$scratch/results" "$scratch/tmp"
+	TMPDIR=$scratch/tmp CHECK_CACHE=1 CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results \
+		LIST_PREFETCH_CACHE=$scratch/cache "$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 || status=$?
 	sed 's/^/  | /' "$scratch/out"
 	echo "exit status $status"
 }
@@ -355,36 +362,48 @@ STAGE
 	rm -rf "$scratch"
 }
 
-# SIGINT during a test stops that test's whole process group at once
-# (not after it ends), runs no later test, ends the run non-zero saying
-# "interrupted", and frees the cache lock. The runner is started with
-# SIGINT at its default (a background job of this shell would ignore it).
+# HUP, INT or TERM during a test stops that test's whole process group
+# at once (not after it ends), and what it started under a 'timeout' of
+# its own (a group apart, as QEMU under boot.sh's was); runs no later
+# test, ends the run non-zero saying "interrupted", and frees the cache
+# lock. The runner is started with SIGINT at its default (a background
+# job of this shell would ignore it).
 test_runner_stops_at_a_signal() {
-	local scratch pid status=0 sleeper
-	scratch=$(mktemp -d)
-	mkdir -p "$scratch/tests" "$scratch/results"
-	cat >"$scratch/tests/10-probe.sh" <<STAGE
+	local scratch pid status sleeper sig
+	for sig in INT HUP TERM; do
+		scratch=$(mktemp -d)
+		mkdir -p "$scratch/tests" "$scratch/results"
+		cat >"$scratch/tests/10-probe.sh" <<STAGE
 plan_probe() { printf '%s\\n' "check 120 test_probe_sleeps" "check 30 test_probe_after"; }
-test_probe_sleeps() { sleep 100 & echo \$! >"$scratch/sleeper"; wait; }
+test_probe_sleeps() { timeout 100 sleep 107 & echo \$! >"$scratch/sleeper"; wait; }
 test_probe_after() { touch "$scratch/after-ran"; }
 STAGE
-	CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
-		python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-		"$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 &
-	pid=$!
-	for _ in $(seq 50); do [ -s "$scratch/sleeper" ] && break; sleep 0.2; done
-	sleeper=$(cat "$scratch/sleeper")
-	kill -INT "$pid"
-	wait "$pid" || status=$?
-	sed 's/^/  | /' "$scratch/out"
-	echo "exit status $status"
-	[ "$status" -ne 0 ] || { echo "the interrupted run exited 0"; return 1; }
-	grep -q '^interrupted$' "$scratch/out" || { echo "the run did not say it was interrupted"; return 1; }
-	[ ! -e "$scratch/after-ran" ] || { echo "a test ran after the signal"; return 1; }
-	sleep 1
-	! kill -0 "$sleeper" 2>/dev/null || { echo "the test's child $sleeper outlived the run"; kill "$sleeper"; return 1; }
-	flock -n "$scratch/cache/lock" true || { echo "the cache lock is still held"; return 1; }
-	rm -rf "$scratch"
+		CHECK_TESTS_DIR=$scratch/tests RESULTS_DIR=$scratch/results LIST_PREFETCH_CACHE=$scratch/cache \
+			python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+			"$PROJECT_DIR/scripts/check.sh" >"$scratch/out" 2>&1 &
+		pid=$!
+		for _ in $(seq 50); do [ -s "$scratch/sleeper" ] && break; sleep 0.2; done
+		sleeper=$(cat "$scratch/sleeper")
+		sleep 0.5
+		status=0
+		kill -"$sig" "$pid"
+		wait "$pid" || status=$?
+		echo "SIG$sig:"
+		sed 's/^/  | /' "$scratch/out"
+		echo "exit status $status"
+		[ "$status" -ne 0 ] || { echo "the run interrupted by SIG$sig exited 0"; return 1; }
+		grep -q '^interrupted$' "$scratch/out" || { echo "SIG$sig: the run did not say it was interrupted"; return 1; }
+		[ ! -e "$scratch/after-ran" ] || { echo "SIG$sig: a test ran after the signal"; return 1; }
+		sleep 1
+		if kill -0 "$sleeper" 2>/dev/null || pgrep -xf 'sleep 107' >/dev/null; then
+			echo "SIG$sig: the test's timeout $sleeper (or its sleep) outlived the run"
+			pkill -xf 'sleep 107' || true
+			kill "$sleeper" 2>/dev/null || true
+			return 1
+		fi
+		flock -n "$scratch/cache/lock" true || { echo "SIG$sig: the cache lock is still held"; return 1; }
+		rm -rf "$scratch"
+	done
 }
 
 # A test whose boots were reused (scripts/boot.sh appends them to
@@ -432,11 +451,12 @@ test_probe_fails() { false; }'
 }
 
 # The key of remembered passes covers the tools and the environment: a
-# shim of objdump first in PATH, or a steering variable set (ACCEL), runs
-# a cacheable test again; the same inputs again report it cached, and
-# the run says how many passes were cached.
+# shim of objdump first in PATH, a steering variable set (ACCEL), or
+# kbuild's KCFLAGS runs a cacheable test again; the same inputs again
+# report it cached, and the run says how many passes were cached; it
+# hashes every file a test may read, results/examples/ and lab/ too.
 test_runner_cache_key_covers_tools_and_environment() {
-	local scratch out plan body shims
+	local scratch out plan body shims want
 	scratch=$(mktemp -d)
 	shims=$scratch/shims
 	mkdir -p "$shims"
@@ -448,6 +468,18 @@ test_runner_cache_key_covers_tools_and_environment() {
 	out=$(probe_runner "$scratch" "$plan" "$body")
 	grep -q '^  | ok 1 test_probe_passes # cached: ' <<<"$out" || { echo "the same inputs did not hit"; echo "$out"; return 1; }
 	grep -q '^  | # cached: 1 of the 1 passes' <<<"$out" || { echo "the cached passes are not counted"; echo "$out"; return 1; }
+	out=$(KCFLAGS=-DLIST_PREFETCH_PROBE probe_runner "$scratch" "$plan" "$body")
+	echo "with KCFLAGS set:"
+	echo "$out"
+	grep -q '^  | ok 1 test_probe_passes$' <<<"$out" || { echo "KCFLAGS (kbuild's) did not run the test again"; return 1; }
+	# The files it hashes: every one a test may read, the quoted results
+	# (results/examples/) and lab/ among them, not this run's results.
+	local files
+	files=$("$PROJECT_DIR/scripts/check.sh" --key-files)
+	for want in results/examples/uml-bench.txt lab/um/0001-um-offer-list-prefetches.patch README.md; do
+		grep -qxF "$want" <<<"$files" || { echo "the key does not cover $want"; return 1; }
+	done
+	! grep -q '^results/[^e]' <<<"$files" || { echo "the key covers this run's results"; return 1; }
 	out=$(PATH=$shims:$PATH probe_runner "$scratch" "$plan" "$body")
 	echo "with a shim first in PATH:"
 	echo "$out"
@@ -527,6 +559,17 @@ test_shellcheck() {
 	piped=$(grep -nE '(^|[^[:alnum:]_])(echo|printf)[[:space:]][^|]*\|[[:space:]]*grep[[:space:]]+-[[:alpha:]]*q' \
 		scripts/*.sh scripts/lib/*.sh tests/*.sh .ci/run | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#') || true
 	[ -z "$piped" ] || { echo "echo piped into grep -q (use grep -q ... <<<\"\$var\"):"; echo "$piped"; return 1; }
+	# 'if a | b | grep .' is false whenever a fails under pipefail: a
+	# diff that found differences hid them that way (test_cocci_corpus).
+	local hidden
+	hidden=$(grep -nE '^[[:space:]]*(if|elif|while)[[:space:]]+(!?[[:space:]]*)(diff|cmp)[[:space:]][^#]*\|' \
+		scripts/*.sh scripts/lib/*.sh tests/*.sh .ci/run) || true
+	[ -z "$hidden" ] || { echo "a condition on a pipeline from diff/cmp (its status hides theirs):"; echo "$hidden"; return 1; }
+	# In a plan function errexit does not hold where bash ignores it:
+	# 'local x=$(...)' and 'for x in $(...)' would drop tests silently.
+	local plans
+	plans=$(awk '/^plan_[a-z_]*\(\) *\{/ && !/\} *$/ { inplan = 1 } inplan && /(local [A-Za-z_]+=\$\(|for [A-Za-z_]+ in [^;]*\$\()/ { print FILENAME ":" FNR ": " $0 } inplan && /^}/ { inplan = 0 }' tests/*.sh)
+	[ -z "$plans" ] || { echo "a plan function hides a failing command:"; echo "$plans"; return 1; }
 }
 
 test_data_files_load() {
@@ -700,6 +743,32 @@ for name, (paths, _) in m.PRODUCERS.items():
         bad += 1
 sys.exit(bad)
 PY
+}
+
+# make readme copies this checkout's results over the quoted ones, but
+# never an older result over a newer quoted one (committed since, from
+# another run): it keeps the quoted one and says so.
+test_readme_keeps_newer_quoted_results() {
+	local dir
+	dir=$(mktemp -d)
+	mkdir -p "$dir/examples"
+	printf '# project aaaaaaa, 2026-12-01T10:00:00Z; host: h\nold\n' >"$dir/old.txt"
+	printf '# project bbbbbbb, 2026-12-02T10:00:00Z; host: h\nnew\n' >"$dir/examples/old.txt"
+	printf '# project ccccccc, 2026-12-03T10:00:00Z; host: h\nnewer\n' >"$dir/newer.txt"
+	printf '# project bbbbbbb, 2026-12-02T10:00:00Z; host: h\nquoted\n' >"$dir/examples/newer.txt"
+	python3 - "$PROJECT_DIR/scripts/update-readme.py" "$dir" <<'PY'
+import importlib.util, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+spec = importlib.util.spec_from_file_location("update_readme", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+d = sys.argv[2]
+for name in ("old.txt", "newer.txt"):
+    m.adopt(os.path.join(d, name), os.path.join(d, "examples", name))
+PY
+	grep -qx new "$dir/examples/old.txt" || { echo "an older result replaced the newer quoted one"; return 1; }
+	grep -qx newer "$dir/examples/newer.txt" || { echo "a newer result did not replace the quoted one"; return 1; }
+	rm -rf "$dir"
 }
 
 # The README's results in brief: a boot or benchmark made at HEAD is
@@ -884,6 +953,21 @@ test_cocci_corpus() {
 		"cd '$corpus' && spatch --very-quiet -D @MODE@ --no-includes --include-headers --sp-file '$SERIES_DIR/$rule' ./*.c"
 	cocci_modes_agree "$expected" "$n" coccicheck \
 		"make -s -C '$SERIES_DIR' coccicheck COCCI=$rule MODE=@MODE@ M='$corpus' 2>&1"
+}
+
+# cocci_modes_agree fails on a report of other sites than expected (a
+# stand-in spatch reporting b.c:99 where a.c:3 is wanted), naming both:
+# its comparison once went through a pipeline whose status hid diff's.
+test_cocci_comparison_names_other_sites() {
+	local out status=0
+	out=$(cocci_modes_agree "a.c:3" 1 stand-in "echo './b.c:99:1-5: WARNING: a stand-in report'") || status=$?
+	echo "$out"
+	[ "$status" -ne 0 ] || { echo "a report of b.c:99 passed for a.c:3"; return 1; }
+	if ! grep -q 'missed (false negative): a.c:3' <<<"$out" ||
+		! grep -q 'reported (false positive): b.c:99' <<<"$out"; then
+		echo "the comparison did not name the missed and the false sites"
+		return 1
+	fi
 }
 
 # cocci_modes_agree EXPECTED N NAME COMMAND: COMMAND (@MODE@ replaced by

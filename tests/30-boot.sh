@@ -8,14 +8,16 @@
 # shellcheck disable=SC2317 # functions called by name
 
 plan_boot() {
-	local target variant tier targets variants
-	# Assigned first: a failure in a for loop's list would pass unseen.
+	local target variant tier targets variants checked
+	# Assigned first: a failure in a for loop's list (or a case's word)
+	# would pass unseen.
 	targets=$(targets_in_check_order)
 	for target in $targets; do
 		variants=$(boot_variants "$target")
+		checked=$(check_variants "$target")
 		for variant in $variants; do
 			tier=all
-			case " $(check_variants "$target") " in *" $variant "*) tier=check ;; esac
+			case " $checked " in *" $variant "*) tier=check ;; esac
 			echo "$tier 3600 test_boot $target $variant"
 			echo "$tier 60 test_list_prefetch_default $target $variant"
 			echo "$tier 60 test_kunit_suites $target $variant"
@@ -24,7 +26,8 @@ plan_boot() {
 	done
 	# x86_64 built with clang (TOOLCHAIN=llvm: the target x86_64-llvm),
 	# each variant booted and judged as gcc's (make check-all only).
-	for variant in $(boot_variants x86_64); do
+	variants=$(boot_variants x86_64)
+	for variant in $variants; do
 		echo "all 3600 test_boot x86_64-llvm $variant"
 		echo "all 60 test_list_prefetch_default x86_64-llvm $variant"
 		echo "all 60 test_kunit_suites x86_64-llvm $variant"
@@ -41,6 +44,8 @@ plan_boot() {
 # twin; gcc's makes carry no LLVM; an unknown toolchain is an error.
 test_toolchain_names_the_build() {
 	(
+		# gcc's target as gcc's, whatever the caller's TOOLCHAIN=llvm.
+		unset TOOLCHAIN
 		load_target x86_64
 		kbuild_args
 		echo "x86_64: ${KBUILD_ARGS[*]}"
@@ -100,20 +105,34 @@ test_boot() { boot_variant "$1" "$2"; }
 
 # test_boot_reuse_is_said TARGET VARIANT: a boot of the same kernel,
 # initramfs, command line and QEMU takes the last good boot's console
-# log, says "reused" and is counted (BOOT_REUSED_LOG, the runner's
-# "# reused:" line); another QEMU version, or BOOT_REUSE=0, boots anew.
-# Its boots have a tag of their own: the build's own boot stays as it is.
+# log, says "reused", is counted (BOOT_REUSED_LOG, the runner's
+# "# reused:" line) and marked in its result (reused_from); a boot not
+# yet parsed, or one whose parse failed, is not reused; another QEMU
+# version, or BOOT_REUSE=0, boots anew. Its boots have a tag of their
+# own: the build's own boot stays as it is.
 test_boot_reuse_is_said() {
-	local scratch count
+	local scratch count bdir
 	scratch=$(mktemp -d)
-	export BOOT_TAG=reuse-probe BOOT_REUSED_LOG=$scratch/reused
+	export BOOT_TAG=reuse-probe BOOT_REUSED_LOG=$scratch/reused RESULTS_DIR=$scratch
 	: >"$BOOT_REUSED_LOG"
 	load_target "$1"
+	bdir=$(boot_dir "$(build_dir "$1" qemu "$2")")
 	BOOT_REUSE=0 "$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/first" 2>&1 || { cat "$scratch/first"; return 1; }
+	# Not parsed yet: no verdict, no reuse.
+	"$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/unparsed" 2>&1 || { cat "$scratch/unparsed"; return 1; }
+	! grep 'boot: reused' "$scratch/unparsed" || { echo "a boot nobody parsed was reused"; return 1; }
+	"$PROJECT_DIR/scripts/parse.sh" "$1" "$2" >"$scratch/parsed" 2>&1 || { cat "$scratch/parsed"; return 1; }
 	"$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/second" 2>&1 || { cat "$scratch/second"; return 1; }
 	grep 'boot: reused' "$scratch/second" || { echo "the same boot again did not say it was reused"; return 1; }
 	count=$(wc -l <"$BOOT_REUSED_LOG")
 	[ "$count" -eq 1 ] || { echo "reused boots counted: $count, want 1"; return 1; }
+	"$PROJECT_DIR/scripts/parse.sh" "$1" "$2" >"$scratch/parsed-again" 2>&1 || { cat "$scratch/parsed-again"; return 1; }
+	grep -q '"reused_from": "20' "$scratch/boot-$1-qemu-$2-reuse-probe.json" ||
+		{ echo "the reused boot's result does not say so"; return 1; }
+	# A boot whose parse failed is booted again.
+	echo fail >"$bdir/boot.verdict"
+	"$PROJECT_DIR/scripts/boot.sh" "$1" "$2" >"$scratch/after-fail" 2>&1 || { cat "$scratch/after-fail"; return 1; }
+	! grep 'boot: reused' "$scratch/after-fail" || { echo "a boot whose parse failed was reused"; return 1; }
 	# The same QEMU but for the version it reports: not the same boot.
 	mkdir "$scratch/bin"
 	cat >"$scratch/bin/$QEMU" <<SHIM

@@ -12,8 +12,10 @@ CHECK_LOG_DIR=$RESULTS_DIR/check
 # RESULTS_DIR at scratch directories for the scripts they break).
 REAL_RESULTS_DIR=$RESULTS_DIR
 # Per run of check.sh: where tests leave what later tests of the run may
-# reuse (check.sh creates it; a test run alone gets its own).
-CHECK_RUN_DIR=${CHECK_RUN_DIR:-$(mktemp -d)}
+# reuse (check.sh creates it; a test run alone makes its own when it
+# needs one: fixture_boot). Not made here: every process that sources
+# this, a plan's included, would leave an empty directory behind.
+CHECK_RUN_DIR=${CHECK_RUN_DIR:-}
 
 skip() {
 	echo "$SKIP_MARK$*"
@@ -69,6 +71,7 @@ scratch_project() {
 # tests borrow, made (or found up to date) once per run; skips the test
 # when it cannot be made, naming why.
 fixture_boot() {
+	[ -n "$CHECK_RUN_DIR" ] || CHECK_RUN_DIR=$(mktemp -d)
 	local target=$1 variant=$2 mark=$CHECK_RUN_DIR/fixture-$1-$2
 	[ -f "$mark.ok" ] && return 0
 	[ ! -f "$mark.failed" ] ||

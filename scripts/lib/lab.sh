@@ -604,7 +604,7 @@ run_logged() {
 	"$@" >"$logfile" 2>&1 &
 	pid=$!
 	# Forward an interruption to the job, so it does not outlive us.
-	trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; exit 130' INT TERM
+	trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; exit 130' HUP INT TERM
 	local next=$((t0 + ${PROGRESS_SECONDS:-30}))
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
@@ -615,7 +615,7 @@ run_logged() {
 		fi
 	done
 	wait "$pid" || status=$?
-	trap - INT TERM
+	trap - HUP INT TERM
 	return "$status"
 }
 
