@@ -54,31 +54,19 @@ main() {
 	qemu_version=$("$QEMU" --version | head -n 1)
 	stamp=$( (sha256sum "$out/$IMAGE" "$initrd" | cut -d' ' -f1; echo "${qemu_cmd[*]}"; echo "$qemu_version") |
 		inputs_hash /dev/stdin)
-	# Only a boot that passed (parse.sh's verdict, boot.verdict) is
-	# reused, and never a checker's (KCSAN, debug, rcutorture): their
-	# result is a sample of races and splats, each boot a new one.
-	local reuse=${BOOT_REUSE:-1}
-	case "$CONFIG_SET ${BOOT_APPEND:-}" in kcsan* | debug* | *rcutorture*) reuse=0 ;; esac
-	if [ "$reuse" != 0 ] && [ "$(cat "$bdir/boot.stamp" 2>/dev/null)" = "$stamp" ] &&
-		[ "$(cat "$bdir/boot.status" 2>/dev/null)" = ok ] &&
-		[ "$(cat "$bdir/boot.verdict" 2>/dev/null)" = pass ] && [ -s "$consolelog" ]; then
-		local booted
-		booted=$(date -u -r "$consolelog" +%Y-%m-%dT%H:%MZ)
-		log "boot: reused: kernel, initramfs, command line and QEMU ($qemu_version) unchanged since the boot of $booted, which passed: its console log stands (BOOT_REUSE=0 boots again)"
-		echo "$booted" >"$bdir/boot.reused"
+	if [ "${BOOT_REUSE:-1}" != 0 ] && [ "$(cat "$bdir/boot.stamp" 2>/dev/null)" = "$stamp" ] &&
+		[ "$(cat "$bdir/boot.status" 2>/dev/null)" = ok ] && [ -s "$consolelog" ]; then
+		log "boot: reused: kernel, initramfs, command line and QEMU ($qemu_version) unchanged since the boot of $(date -u -r "$consolelog" +%Y-%m-%dT%H:%MZ): its console log stands (BOOT_REUSE=0 boots again)"
 		[ -z "${BOOT_REUSED_LOG:-}" ] ||
-			echo "$TARGET-$CONFIG_SET-$VARIANT $booted" >>"$BOOT_REUSED_LOG"
+			echo "$TARGET-$CONFIG_SET-$VARIANT $(date -u -r "$consolelog" +%Y-%m-%dT%H:%MZ)" >>"$BOOT_REUSED_LOG"
 		stage_end
 		return 0
 	fi
 	# Nothing of an earlier boot may be taken for this one's.
-	rm -f "$bdir/boot.status" "$bdir/boot.seconds" "$bdir/boot.stamp" "$bdir/boot.verdict" \
-		"$bdir/boot.reused" "$consolelog"
+	rm -f "$bdir/boot.status" "$bdir/boot.seconds" "$bdir/boot.stamp" "$consolelog"
 	echo "${ACCEL:-tcg}" >"$bdir/boot.accel"
 	t0=$(date +%s.%N)
-	# --foreground: QEMU stays in our process group, which the test
-	# runner stops whole at a signal (timeout makes a group of its own).
-	run timeout --foreground --kill-after=10 "$timeout" "${qemu_cmd[@]}" </dev/null || status=$?
+	run timeout --kill-after=10 "$timeout" "${qemu_cmd[@]}" </dev/null || status=$?
 	echo "$(date +%s.%N) - $t0" | bc >"$bdir/boot.seconds"
 	case $status in
 	0)

@@ -50,12 +50,6 @@ set_aside_known_races() {
 		sed 's/^/  known race, outside the series (configs\/kcsan-known-races.txt): /' "$bdir/known-races.txt" >&2
 }
 
-# publish_result FROM TO: TO replaced by FROM at once (never half written).
-publish_result() {
-	cp "$1" "$2.tmp.$$"
-	mv -f "$2.tmp.$$" "$2"
-}
-
 main() {
 	hold_cache_lock "$(basename "$0") $*"
 	case $# in 2 | 3) ;; *) usage ;; esac
@@ -101,17 +95,14 @@ main() {
 		--field "build_stamp=$(cat "$out/.lp-build" 2>/dev/null || echo none)" \
 		--field "boot_stamp=$(cat "$bdir/boot.stamp" 2>/dev/null || echo none)" \
 		--field "run_id=${LIST_PREFETCH_RUN_ID:-standalone}" \
-		--field "reused_from=$(cat "$bdir/boot.reused" 2>/dev/null || echo none)" \
 		--output "$bdir/result.json"; then
-		# A failed boot is this kernel's result now: the last good one
-		# is withdrawn, and boot.sh will not reuse this console log.
-		echo fail >"$bdir/boot.verdict"
-		[ ! -f "$bdir/result.json" ] || publish_result "$bdir/result.json" "$result"
 		die "boot of $TARGET-$CONFIG_SET-$VARIANT failed (see FAIL lines above); console log: $consolelog" \
 			"a failed case names its suite and test; a splat (oops, panic, WARNING, KASAN, lockdep) is quoted by its first line: read its Call Trace in the console log"
 	fi
-	echo pass >"$bdir/boot.verdict"
-	publish_result "$bdir/result.json" "$result"
+	# Published only when the boot passed: a failed one leaves the last
+	# good result in place (its run_id says which run it is from).
+	cp "$bdir/result.json" "$result.tmp.$$"
+	mv -f "$result.tmp.$$" "$result"
 	log "parse: $TARGET-$CONFIG_SET-$VARIANT passed; $result"
 	stage_end
 }

@@ -74,7 +74,8 @@ NULL_BLK_ARGS=(null_blk.nr_devices=1 null_blk.poll_queues=1 null_blk.no_sched=1
 usage() {
 	echo "usage: $0 [--quick | --short | --from RUN[,RUN...]]" >&2
 	echo "  --from RUN   decide again over a kept run (no boot): results/cpus/CPU/uml-runs/RUN" >&2
-	echo "               (its samples.csv) or results/uml/RUN (the consoles); runs of the" >&2
+	echo "               (its samples.csv) or results/uml/RUN (the consoles; a short run's" >&2
+	echo "               -short or -short-unsettled: its own result again); runs of the" >&2
 	echo "               same kernels add up (uml_bench.py refuses others)" >&2
 	exit 2
 }
@@ -217,7 +218,8 @@ main() {
 	esac
 	[ $# -le 1 ] || [ "$mode" = from ] || usage
 	mkdir -p "$RESULTS_DIR"
-	case $mode in quick | full) cold_plan ;; esac
+	# The cold sets' label, decided again too (the same machine's LLC).
+	case $mode in quick | full | from) cold_plan ;; esac
 	case $mode in
 	quick) build_variants default switch ;;
 	short) build_variants default moved ;;
@@ -234,6 +236,23 @@ main() {
 		;;
 	esac
 	local cpu_dir run_dir
+	# A short run's consoles (results/uml/*-short[-unsettled]) decide its
+	# own result again, as --short wrote it.
+	if [ "$mode" = from ]; then
+		case "${dir%/}" in
+		*-short-unsettled)
+			UML_SETTLE=0
+			uml_decide "$dir" "$RESULTS_DIR/uml-bench-unsettled.txt"
+			cat "$RESULTS_DIR/uml-bench-unsettled.txt"
+			return 0
+			;;
+		*-short)
+			uml_decide "$dir" "$RESULTS_DIR/uml-bench-short.txt"
+			cat "$RESULTS_DIR/uml-bench-short.txt"
+			return 0
+			;;
+		esac
+	fi
 	cpu_dir=$RESULTS_DIR/cpus/$(cpu_slug)
 	if [ "$mode" != from ]; then
 		dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)
