@@ -242,13 +242,11 @@ main() {
 		case "${dir%/}" in
 		*-short-unsettled)
 			UML_SETTLE=0
-			uml_decide "$dir" "$RESULTS_DIR/uml-bench-unsettled.txt"
-			cat "$RESULTS_DIR/uml-bench-unsettled.txt"
+			decide_short "$dir"
 			return 0
 			;;
 		*-short)
-			uml_decide "$dir" "$RESULTS_DIR/uml-bench-short.txt"
-			cat "$RESULTS_DIR/uml-bench-short.txt"
+			decide_short "$dir"
 			return 0
 			;;
 		esac
@@ -277,16 +275,27 @@ main() {
 # results/uml/ and its table in results/uml-bench-short.txt; the kept
 # runs (results/cpus/CPU/uml-runs/) and the quoted report stay.
 short() {
-	local dir name=uml-bench-short
-	[ "$UML_SETTLE" = 1 ] || name=uml-bench-unsettled
+	local dir
 	dir=$RESULTS_DIR/uml/$(project_commit)-$(date -u +%Y%m%dT%H%M%SZ)-short
 	[ "$UML_SETTLE" = 1 ] || dir=$dir-unsettled
 	mkdir -p "$dir"
 	# The swept paths need the switch kernel: the full run's.
 	UML_SETS=$UML_SHORT_SETS boot_rounds "$dir" "$UML_SHORT_BOOTS" default moved
-	uml_decide "$dir" "$RESULTS_DIR/$name.txt"
-	cat "$RESULTS_DIR/$name.txt"
-	log "uml: results/$name.txt ($UML_SHORT_BOOTS rounds of boots; the full run: make uml-bench)"
+	decide_short "$dir"
+	log "uml: results/uml-bench-$(short_name).txt ($UML_SHORT_BOOTS rounds of boots; the full run: make uml-bench)"
+}
+
+# short_name: the short run's result, settled or not (uml-bench-NAME.txt).
+short_name() {
+	if [ "$UML_SETTLE" = 1 ]; then echo short; else echo unsettled; fi
+}
+
+# decide_short DIR: a short run's boots decided into its result, printed.
+decide_short() {
+	local dest
+	dest=$RESULTS_DIR/uml-bench-$(short_name).txt
+	uml_decide "$1" "$dest"
+	cat "$dest"
 }
 
 # uml_decide RUN DEST: the report of RUN's boots into DEST; kept beside

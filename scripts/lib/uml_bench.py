@@ -301,13 +301,14 @@ def iterator_key(key):
     return len(key) == 3 and key[0] not in SWEPT
 
 
-def forms_ratio(boots, chosen, key):
-    """Both forms of a walk, timed in the same boots: on / off, a ratio per boot."""
+def forms_ratio(boots, chosen, key, a="on", b="off"):
+    """Two forms of a walk (an iterator's, or a path's states in the switch
+    kernel), timed in the same samples of each boot: a / b, a ratio per boot."""
     obs = []
-    for b in chosen:
-        off, on = boots[b].get(key + ("off",)), boots[b].get(key + ("on",))
-        if off and on:
-            obs.append((boot_value(on), boot_value(off)))
+    for boot in chosen:
+        x, y = boots[boot].get(key + (a,)), boots[boot].get(key + (b,))
+        if x and y:
+            obs.append((boot_value(x), boot_value(y)))
     return cell_ratio(obs, key)
 
 
@@ -378,7 +379,8 @@ def control_table(boots, chosen):
         if bad:
             failed.append(f"{r['name']} at {size(r['kib'])}: {interval(r)}")
         print(f"{r['name']:<28} {size(r['kib']):>8} {r['n']:>4}  {interval(r):<24} "
-              f"{'FAILED' if bad else 'ok'}{'' if r['limit'] == CONTROL_LIMIT else ' (standing check, 5 %)'}")
+              f"{'FAILED' if bad else 'ok'}"
+              + ("" if r["limit"] == CONTROL_LIMIT else f" (standing check, {100 * r['limit']:.0f} %)"))
     print(f"A/A controls: {len(rows) - len(failed)} of {len(rows)} read 1.000 within their limit "
           "(or their sign test does not reject 1)")
     print()
@@ -480,25 +482,14 @@ def decision(path, rows):
             f"{'; it costs at ' + ', '.join(costs) if costs else ''}): the removal stands")
 
 
-def states_ratio(boots, chosen, key, a, b):
-    """State a over state b of a path, timed in the same samples of each
-    switch boot: one ratio per boot."""
-    obs = []
-    for boot in chosen:
-        x, y = boots[boot].get(key + (a,)), boots[boot].get(key + (b,))
-        if x and y:
-            obs.append((boot_value(x), boot_value(y)))
-    return cell_ratio(obs, key)
-
-
 def path_table(boots, too_short):
     """The swept paths, timed both ways within each boot of the switch
     kernel. Returns the A/A controls that failed."""
     chosen = sorted(b for b in boots if b[1] == "switch")
     keys = sorted({k[:2] for b in chosen for k in boots[b] if len(k) == 3 and k[0] in SWEPT},
                   key=lambda k: (list(SWEPT).index(k[0]), k[1]))
-    rows = [(r, states_ratio(boots, chosen, k, "on_again", "on"))
-            for k in keys if (r := states_ratio(boots, chosen, k, "on", "off"))]
+    rows = [(r, forms_ratio(boots, chosen, k, "on_again", "on"))
+            for k in keys if (r := forms_ratio(boots, chosen, k))]
     if not rows:
         print("\nThe swept paths: not timed within one boot (no boot of the switch kernel,"
               " lab/um/0003: make uml-bench)")
@@ -506,9 +497,10 @@ def path_table(boots, too_short):
     effects = [r for r, _ in rows]
     controls = [c for _, c in rows if c]
     verdicts.decide(effects)
-    bad = dict(zip((id(c) for c in controls), control_failures(controls)))
+    for c, bad in zip(controls, control_failures(controls)):
+        c["failed"] = bad
     failed = [f"{c['walk']} on_again / on at {size(c['kib'])}: {interval(c)}"
-              for c in controls if bad[id(c)]]
+              for c in controls if c["failed"]]
     for r, c in rows:
         claim(r, c)
     print()
@@ -532,7 +524,7 @@ def path_table(boots, too_short):
         claimed = interval(r) + (f" [{r['claim_low']:.3f},{r['claim_high']:.3f}]"
                                  if "claim_low" in r else "")
         ccol = (f"{interval(c):<24} {100 * control_floor(c):>5.1f}%"
-                + (" FAILED" if bad[id(c)] else "")) if c else "-"
+                + (" FAILED" if c["failed"] else "")) if c else "-"
         print(f"{r['walk']:<9} {size(r['kib']):>8} {r['n']:>4} {r['base_ns']:>8.2f} "
               f"{r['ns']:>8.2f}  {claimed:<40} {r['verdict']:<11} {ccol}")
     print("\n".join(summary_lines(effects, "swept paths")))
