@@ -66,6 +66,10 @@ UML_AGE_KIB=${UML_AGE_KIB:-}
 # 256 bytes here): 64, 1024 and 8192 requests, each region as many
 # batches as null_blk's poll queue holds (10240, blk-mq's most).
 UML_BATCH_SETS=${UML_BATCH_SETS:-16,256,2048}
+# backlog's backlogs, in KiB of one backlog's sk_buffs (256 bytes each):
+# 16, 256 and 4096 segments of TCP over loopback, each region as many
+# connections as make 4096.
+UML_BACKLOG_SETS=${UML_BACKLOG_SETS:-4,64,1024}
 # null_blk, built into the UML kernels: one disk with a poll queue as
 # deep as blk-mq allows, no I/O scheduler (whose requests never batch).
 NULL_BLK_ARGS=(null_blk.nr_devices=1 null_blk.poll_queues=1 null_blk.no_sched=1
@@ -145,7 +149,8 @@ quick() {
 	for variant in default switch; do
 		stage_start "uml boot $variant (quick)"
 		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.path_sets=16 \
-			umlbench.cold_sets=4096 umlbench.batch_sets=256 umlbench.age_kib="$UML_AGE_KIB" \
+			umlbench.cold_sets=4096 umlbench.batch_sets=256 umlbench.backlog_sets=4 \
+			umlbench.age_kib="$UML_AGE_KIB" \
 			umlbench.samples=1 umlbench.min_sample_ms=1
 		grep -q "umlbench: start CONFIG_LIST_PREFETCH=$(load_target "$UML_TARGET" && expected_list_prefetch "$variant") " \
 			"$dir/boot-$variant.log" ||
@@ -180,7 +185,8 @@ boot_rounds() {
 			if [ "$variant" = switch ]; then
 				[ -z "$UML_PATH_SETS" ] || sets+=(umlbench.path_sets="$UML_PATH_SETS")
 				[ -z "$UML_COLD_SETS" ] || sets+=(umlbench.cold_sets="$UML_COLD_SETS"
-					umlbench.batch_sets="$UML_BATCH_SETS" umlbench.age_kib="$UML_AGE_KIB")
+					umlbench.batch_sets="$UML_BATCH_SETS"
+					umlbench.backlog_sets="$UML_BACKLOG_SETS" umlbench.age_kib="$UML_AGE_KIB")
 			else
 				sets+=(umlbench.sets="$UML_SETS")
 			fi
@@ -325,7 +331,7 @@ uml_report() {
 	hypervisor=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: *//p')
 	echo "UML (ARCH=um) on $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model)), host kernel $(uname -r), ${hypervisor:+inside a $hypervisor VM, }pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
 	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms, and a cold path's region lasts >= 1000 steps;"
-	[ -z "${UML_LLC:-}" ] || echo "host LLC $UML_LLC; cold paths at ${UML_COLD_SETS//,/, } KiB (blk_batch: batches of ${UML_BATCH_SETS//,/, } KiB of requests), their nodes aged by reading $UML_AGE_KIB KiB of other memory"
+	[ -z "${UML_LLC:-}" ] || echo "host LLC $UML_LLC; cold paths at ${UML_COLD_SETS//,/, } KiB (blk_batch: batches of ${UML_BATCH_SETS//,/, } KiB of requests; backlog: backlogs of ${UML_BACKLOG_SETS//,/, } KiB of sk_buffs), their nodes aged by reading $UML_AGE_KIB KiB of other memory"
 	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" default)/.config"); boots: ${1//"$PROJECT_DIR"\//}"
 	echo "the A/A across boots: the moved kernel, the default's configuration with CONFIG_UML_TEXT_PAD_BYTES=$(config_value UML_TEXT_PAD_BYTES "$(build_dir "$UML_TARGET" "$UML_SET" moved)/.config" 2>/dev/null) (its code that much further on)"
 	if [ "$UML_SETTLE" = 1 ]; then

@@ -44,10 +44,14 @@
  *              blk_mq_end_request_batch() ending them (bio_endio() into
  *              an end_io that counts and puts them): a region completes
  *              as many batches as the poll queue holds.
+ *   backlog    (backlog_sets: KiB of one backlog's sk_buffs, 256 bytes
+ *              each) TCP over loopback: each server socket held owned
+ *              while its client sends, tcp_v4_rcv() backlogging every
+ *              segment; aged; then release_sock(): __release_sock()
+ *              walks the backlog into tcp_v4_do_rcv(), which queues the
+ *              data and ACKs it. A region releases as many connections
+ *              as make 4096 skbs; every byte is read back after it.
  * v1 (path_sets; hot nodes, rounds summed until min_sample_ms):
- *   backlog    __release_sock() handing a socket's backlog of sk_buffs to
- *              sk_backlog_rcv(), built while the socket is owned (a UDP
- *              socket of the kernel's, its backlog handler the bench's);
  *   reclaim    direct reclaim (try_to_free_pages()) of clean page-cache
  *              folios, whose isolate_lru_folios() walks the LRU; the set
  *              is the folios' struct pages, the walk's nodes.
@@ -88,7 +92,11 @@
 #include <linux/swap.h>
 #include <linux/vmalloc.h>
 #include <linux/dcache.h>
+#include <linux/rtnetlink.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "umlbench.h"
 
@@ -125,6 +133,11 @@ static unsigned int batch_sets[UMLBENCH_MAX_SETS];
 static int nr_batch_sets;
 module_param_array(batch_sets, uint, &nr_batch_sets, 0444);
 MODULE_PARM_DESC(batch_sets, "blk_batch's batches, in KiB of one batch's requests (cold, real bios)");
+
+static unsigned int backlog_sets[UMLBENCH_MAX_SETS];
+static int nr_backlog_sets;
+module_param_array(backlog_sets, uint, &nr_backlog_sets, 0444);
+MODULE_PARM_DESC(backlog_sets, "KiB of one TCP backlog's sk_buffs (256 bytes each)");
 
 static unsigned int age_kib;
 module_param(age_kib, uint, 0444);
@@ -546,88 +559,291 @@ static int tiny_rcu_region(void *ctx, u64 *ns, u64 *steps)
 	return path_round_check("tiny_rcu", p->nr);
 }
 
-/* __release_sock(): a backlog built while the socket is owned. */
-struct backlog_path {
-	struct socket *sock;
-	int (*saved_rcv)(struct sock *sk, struct sk_buff *skb);
-	struct sk_buff **skbs;		/* in arrival order: a random one */
-	unsigned int nr;
+/*
+ * __release_sock(): a TCP socket's backlog, built by the kernel's own
+ * receive path. Connections over loopback, each a client and the
+ * server's accepted socket; the server's socket held owned
+ * (lock_sock()) while its client sends a segment at a time, so
+ * tcp_v4_rcv() queues each one to the backlog (tcp_add_backlog()); then
+ * aged, and the region releases every server socket: __release_sock()
+ * walks each backlog into tcp_v4_do_rcv(), which queues the data and
+ * sends the ACKs (whose receipt by the client runs too: loopback).
+ *
+ * tcp_add_backlog() coalesces a segment into the backlog's tail when
+ * their headers match (options included): a burst from one sender in
+ * one millisecond (one timestamp) would leave one skb per 17 segments.
+ * The client alternates its TOS (DSCP 0 and CS1) segment by segment, as
+ * two flows of different class sharing a socket would look, so every
+ * segment stays an skb of its own. The client's congestion window is
+ * grown first (slow start, one backlog at a time) past the backlog, so
+ * every segment leaves at once.
+ */
+#define BACKLOG_PAYLOAD		64	/* bytes a segment carries */
+#define BACKLOG_REGION_SKBS	4096	/* skbs a region walks, at least */
+#define BACKLOG_TOS_ALT		0x20	/* CS1: ECN bits clear */
+
+struct backlog_conn {
+	struct socket *client, *server;
 };
 
-static int backlog_rcv(struct sock *sk, struct sk_buff *skb)
+struct backlog_path {
+	struct socket *listener;
+	struct backlog_conn *conns;
+	unsigned int nr_conns;
+	unsigned int nr;		/* skbs in each backlog */
+	bool owned;			/* the servers held, their backlogs built */
+	u8 saved_ssai;			/* net.ipv4.tcp_slow_start_after_idle */
+};
+
+static int backlog_sockopt(struct socket *sock, int optname, int val)
 {
-	path_round.sum += skb->mark;
-	path_round.done++;
-	return NET_RX_SUCCESS;
+	return sk_setsockopt(sock->sk, SOL_SOCKET, optname, KERNEL_SOCKPTR(&val), sizeof(val));
+}
+
+/* lo up (it is down until user space raises it): 127.0.0.1 comes with it. */
+static int backlog_loopback_up(void)
+{
+	struct net_device *lo = init_net.loopback_dev;
+	int ret = 0;
+
+	rtnl_lock();
+	if (!(lo->flags & IFF_UP))
+		ret = dev_change_flags(lo, lo->flags | IFF_UP, NULL);
+	rtnl_unlock();
+	return ret;
+}
+
+/* One segment of @bytes from @c's client, its TOS set for segment @i. */
+static int backlog_send(struct backlog_conn *c, unsigned int i)
+{
+	static const char payload[BACKLOG_PAYLOAD];
+	struct kvec vec = { .iov_base = (void *)payload, .iov_len = sizeof(payload) };
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+	int ret;
+
+	ip_sock_set_tos(c->client->sk, i & 1 ? BACKLOG_TOS_ALT : 0);
+	ret = kernel_sendmsg(c->client, &msg, &vec, 1, sizeof(payload));
+	return ret == sizeof(payload) ? 0 : ret < 0 ? ret : -EAGAIN;
+}
+
+/* Every byte the server received, read: the bytes, or an error. */
+static long backlog_drain(struct backlog_conn *c)
+{
+	static char buf[16384];
+	struct kvec vec = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct msghdr msg = { };
+	long total = 0;
+	int ret;
+
+	while ((ret = kernel_recvmsg(c->server, &msg, &vec, 1, sizeof(buf), MSG_DONTWAIT)) > 0)
+		total += ret;
+	return ret == -EAGAIN ? total : ret;
+}
+
+static unsigned int backlog_count(struct sock *sk)
+{
+	struct sk_buff *skb;
+	unsigned int n = 0;
+
+	spin_lock_bh(&sk->sk_lock.slock);
+	for (skb = sk->sk_backlog.head; skb; skb = skb->next)
+		n++;
+	spin_unlock_bh(&sk->sk_lock.slock);
+	return n;
+}
+
+/*
+ * Hold every server, let each client send @nr segments (into the
+ * backlogs), and check that each backlog holds @nr skbs and each client
+ * sent them all (none waiting on its window).
+ */
+static int backlog_build(struct backlog_path *p, unsigned int nr)
+{
+	unsigned int c, i, n;
+	int ret;
+
+	for (c = 0; c < p->nr_conns; c++)
+		lock_sock(p->conns[c].server->sk);
+	p->owned = true;
+	for (c = 0; c < p->nr_conns; c++) {
+		struct backlog_conn *conn = &p->conns[c];
+		struct tcp_sock *tp = tcp_sk(conn->client->sk);
+
+		for (i = 0; i < nr; i++) {
+			ret = backlog_send(conn, i);
+			if (ret) {
+				pr_err("umlbench: backlog: connection %u: segment %u not sent (%d)\n",
+				       c, i, ret);
+				return ret;
+			}
+		}
+		n = backlog_count(conn->server->sk);
+		if (n != nr || READ_ONCE(tp->snd_nxt) != READ_ONCE(tp->write_seq)) {
+			pr_err("umlbench: backlog: connection %u: %u of %u segments backlogged, %u bytes unsent (cwnd %u)\n",
+			       c, n, nr, READ_ONCE(tp->write_seq) - READ_ONCE(tp->snd_nxt),
+			       tcp_snd_cwnd(tp));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Release every server (their backlogs walked), read what they received. */
+static int backlog_release(struct backlog_path *p, unsigned int nr, u64 *ns)
+{
+	unsigned int c;
+	long got;
+	u64 t0;
+
+	t0 = ktime_get_ns();
+	for (c = 0; c < p->nr_conns; c++)
+		release_sock(p->conns[c].server->sk);
+	if (ns)
+		*ns = ktime_get_ns() - t0;
+	p->owned = false;
+	/* tcp_v4_do_rcv() queued every segment's bytes: the backlog's real work. */
+	for (c = 0; c < p->nr_conns; c++) {
+		got = backlog_drain(&p->conns[c]);
+		if (got != (long)nr * BACKLOG_PAYLOAD) {
+			pr_err("umlbench: backlog: connection %u: %ld of %u bytes received\n",
+			       c, got, nr * BACKLOG_PAYLOAD);
+			return got < 0 ? got : -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static void backlog_teardown(void *ctx)
 {
 	struct backlog_path *p = ctx;
-	unsigned int i;
+	unsigned int c;
 
-	for (i = 0; p->skbs && i < p->nr; i++)
-		kfree_skb(p->skbs[i]);
-	kvfree(p->skbs);
-	if (p->sock) {
-		p->sock->sk->sk_backlog_rcv = p->saved_rcv;
-		sock_release(p->sock);
+	for (c = 0; p->owned && c < p->nr_conns; c++)
+		release_sock(p->conns[c].server->sk);
+	for (c = 0; p->conns && c < p->nr_conns; c++) {
+		if (p->conns[c].client)
+			sock_release(p->conns[c].client);
+		if (p->conns[c].server)
+			sock_release(p->conns[c].server);
 	}
+	kvfree(p->conns);
+	if (p->listener)
+		sock_release(p->listener);
+	init_net.ipv4.sysctl_tcp_slow_start_after_idle = p->saved_ssai;
 	kfree(p);
+}
+
+static int backlog_connect(struct backlog_path *p, struct backlog_conn *c,
+			   struct sockaddr_in *addr)
+{
+	int ret;
+
+	ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP, &c->client);
+	if (ret) {
+		c->client = NULL;
+		return ret;
+	}
+	/* The client's retransmit queue holds a whole backlog, unacked. */
+	ret = backlog_sockopt(c->client, SO_SNDBUFFORCE, 64 << 20);
+	if (!ret)
+		ret = kernel_connect(c->client, (struct sockaddr *)addr, sizeof(*addr), 0);
+	if (!ret)
+		ret = kernel_accept(p->listener, &c->server, 0);
+	if (ret) {
+		c->server = NULL;
+		return ret;
+	}
+	/* A segment per send, none held back for a fuller one. */
+	tcp_sock_set_nodelay(c->client->sk);
+	return 0;
+}
+
+/* Slow start, a backlog at a time, until the client's window holds @nr. */
+static int backlog_grow_cwnd(struct backlog_path *p, unsigned int nr)
+{
+	unsigned int c, round;
+	int ret;
+
+	for (round = 0; round < 32; round++) {
+		unsigned int cwnd = UINT_MAX;
+
+		for (c = 0; c < p->nr_conns; c++)
+			cwnd = min(cwnd, tcp_snd_cwnd(tcp_sk(p->conns[c].client->sk)));
+		if (cwnd > nr)
+			return 0;
+		ret = backlog_build(p, cwnd);
+		if (!ret)
+			ret = backlog_release(p, cwnd, NULL);
+		if (ret)
+			return ret;
+	}
+	pr_err("umlbench: backlog: the clients' windows did not grow to %u segments\n", nr);
+	return -EINVAL;
 }
 
 static int backlog_setup(void **ctx, unsigned int kib, unsigned int *nr)
 {
 	struct backlog_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	unsigned int i;
+	size_t skb_bytes = round_up(sizeof(struct sk_buff), cache_line_size());
+	struct sockaddr_in addr = { .sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	unsigned int c;
 	int ret;
 
 	if (!p)
 		return -ENOMEM;
 	*ctx = p;
-	ret = sock_create_kern(&init_net, PF_INET, SOCK_DGRAM, IPPROTO_UDP, &p->sock);
+	/* Restored at teardown: a round's pause is no idle restart. */
+	p->saved_ssai = init_net.ipv4.sysctl_tcp_slow_start_after_idle;
+	init_net.ipv4.sysctl_tcp_slow_start_after_idle = 0;
+	p->nr = max_t(unsigned int, 2, (u64)kib * 1024 / skb_bytes);
+	p->nr_conns = DIV_ROUND_UP(BACKLOG_REGION_SKBS, p->nr);
+	p->conns = kvcalloc(p->nr_conns, sizeof(*p->conns), GFP_KERNEL);
+	if (!p->conns)
+		return -ENOMEM;
+	ret = backlog_loopback_up();
+	if (!ret)
+		ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP, &p->listener);
 	if (ret) {
-		p->sock = NULL;
+		p->listener = NULL;
+		pr_err("umlbench: backlog: no TCP listener on loopback (%d)\n", ret);
 		return ret;
 	}
-	p->saved_rcv = p->sock->sk->sk_backlog_rcv;
-	p->sock->sk->sk_backlog_rcv = backlog_rcv;
-	p->nr = max_t(unsigned int, 2, (u64)kib * 1024 / SKB_TRUESIZE(0));
-	p->skbs = kvcalloc(p->nr, sizeof(*p->skbs), GFP_KERNEL);
-	if (!p->skbs)
-		return -ENOMEM;
-	for (i = 0; i < p->nr; i++) {
-		p->skbs[i] = alloc_skb(0, GFP_KERNEL);
-		if (!p->skbs[i])
-			return -ENOMEM;
-		p->skbs[i]->mark = i;
+	/* Inherited by the accepted sockets: room for a whole backlog. */
+	ret = backlog_sockopt(p->listener, SO_RCVBUFFORCE, 32 << 20);
+	if (!ret)
+		ret = kernel_bind(p->listener, (struct sockaddr *)&addr, sizeof(addr));
+	if (!ret)
+		ret = kernel_listen(p->listener, p->nr_conns);
+	if (!ret && kernel_getsockname(p->listener, (struct sockaddr *)&addr) < 0)
+		ret = -EINVAL;
+	for (c = 0; c < p->nr_conns && !ret; c++)
+		ret = backlog_connect(p, &p->conns[c], &addr);
+	if (ret) {
+		pr_err("umlbench: backlog: connection %u of %u over loopback failed (%d)\n", c,
+		       p->nr_conns, ret);
+		return ret;
 	}
-	shuffle((void **)p->skbs, p->nr);
+	ret = backlog_grow_cwnd(p, p->nr);
+	if (ret)
+		return ret;
 	*nr = p->nr;
 	return 0;
 }
 
-static int backlog_round(void *ctx, u64 *ns, u64 *steps)
+static int backlog_prepare(void *ctx)
 {
 	struct backlog_path *p = ctx;
-	struct sock *sk = p->sock->sk;
-	unsigned int i;
-	u64 t0;
 
-	lock_sock(sk);
-	/* As a softirq would, while the owner holds the socket. */
-	spin_lock_bh(&sk->sk_lock.slock);
-	for (i = 0; i < p->nr; i++) {
-		__sk_add_backlog(sk, p->skbs[i]);
-		sk->sk_backlog.len += p->skbs[i]->truesize;
-	}
-	spin_unlock_bh(&sk->sk_lock.slock);
-	path_round_start(p->nr);
-	t0 = ktime_get_ns();
-	release_sock(sk);
-	*ns = ktime_get_ns() - t0;
-	*steps = p->nr;
-	return path_round_check("backlog", p->nr);
+	return backlog_build(p, p->nr);
+}
+
+static int backlog_region(void *ctx, u64 *ns, u64 *steps)
+{
+	struct backlog_path *p = ctx;
+
+	*steps = (u64)p->nr * p->nr_conns;
+	return backlog_release(p, p->nr, ns);
 }
 
 /*
@@ -886,8 +1102,9 @@ static const struct umlbench_path paths[] = {
 	{ .name = "tiny_rcu", .setup = tiny_rcu_setup, .prepare = tiny_rcu_prepare,
 	  .region = tiny_rcu_region, .teardown = tiny_rcu_teardown,
 	  .sets = cold_sets, .nr_sets = &nr_cold_sets },
-	{ .name = "backlog", .setup = backlog_setup, .round = backlog_round,
-	  .teardown = backlog_teardown, .sets = path_sets, .nr_sets = &nr_path_sets },
+	{ .name = "backlog", .setup = backlog_setup, .prepare = backlog_prepare,
+	  .region = backlog_region, .teardown = backlog_teardown,
+	  .sets = backlog_sets, .nr_sets = &nr_backlog_sets },
 	{ .name = "blk_batch", .setup = blk_batch_setup, .prepare = blk_batch_prepare,
 	  .region = blk_batch_region, .teardown = blk_batch_teardown,
 	  .sets = batch_sets, .nr_sets = &nr_batch_sets },
@@ -1064,7 +1281,7 @@ static int __init umlbench_init(void)
 	unsigned int j;
 	int i, ret = 0;
 
-	if (!nr_sets && !nr_path_sets && !nr_cold_sets && !nr_batch_sets)
+	if (!nr_sets && !nr_path_sets && !nr_cold_sets && !nr_batch_sets && !nr_backlog_sets)
 		return 0;
 	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s switch=%d node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u settle=%d age_kib=%u\n",
 		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n",
@@ -1072,7 +1289,7 @@ static int __init umlbench_init(void)
 		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms, settle, age_kib);
 	for (i = 0; i < nr_sets && !ret; i++)
 		ret = bench_set(sets[i]);
-	if ((nr_cold_sets || nr_batch_sets) && !ret) {
+	if ((nr_cold_sets || nr_batch_sets || nr_backlog_sets) && !ret) {
 		ret = age_init();
 		if (ret)
 			pr_err("umlbench: age_kib=%u: no memory (raise mem=)\n", age_kib);

@@ -189,6 +189,7 @@ SWEPT = {"tiny_rcu": "07 rcu: tiny", "backlog": "08 net: sock", "blk_batch": "09
 # >= 1000 clock steps per sample; the others are still v1's (hot nodes,
 # a stand-in for part of their work, sub-step rounds summed).
 COLD = {"tiny_rcu": "call_rcu() callbacks freeing their slab objects",
+        "backlog": "TCP over loopback, tcp_v4_do_rcv() taking every segment",
         "blk_batch": "polled reads of null_blk, bio_endio() running"}
 
 
