@@ -11,6 +11,17 @@
 # MAINTAINERS (one line for one, in added and context lines and
 # in hunk headers alike: the hunks stay valid).
 #
+# Each patch gets To: and Cc: lines from the kernel's own
+# scripts/get_maintainer.pl, run in the series worktree (whose
+# MAINTAINERS holds the series' entry): maintainers and supporters To:,
+# reviewers and lists Cc:. On top, the KUnit suites (0011-0013) Cc the
+# KUnit framework's maintainers and lists, and the swept sites (0007-0010),
+# whose prefetch every architecture with its own prefetch() runs, Cc
+# linux-arch and those architectures' lists. The cover letter goes to
+# all of them, and ends with the base-commit: of the pristine tree
+# (scripts/tree.sh: Debian's source package as one commit, dated by its
+# changelog, so the same on every machine).
+#
 #   mail-series.sh OUTDIR     then: git send-email OUTDIR/*.patch
 #   SERIES_VERSION=N          the version in the subjects (default: the
 #                             newest 'Changes in vN:' of the cover letter)
@@ -47,8 +58,106 @@ stamp() {
 		/^Signed-off-by: list-prefetch (developers|lab) <list-prefetch@localhost>$/ { print "Signed-off-by: " who; next }
 		/^[ +-]M:\tlist-prefetch (developers|lab) <list-prefetch@localhost>$/ { print substr($0, 1, 1) "M:\t" who; next }
 		/^@@ .* @@ M:\tlist-prefetch (developers|lab) <list-prefetch@localhost>$/ { sub(/M:\t.*/, "M:\t" who) }
+		# The shortlog of the cover letter, and copyright lines.
+		/^list-prefetch (developers|lab) \([0-9]+\):$/ { name = who; sub(/ <.*/, "", name); sub(/^list-prefetch (developers|lab)/, name) }
+		/^\+.*Copyright.* list-prefetch (developers|lab)$/ { name = who; sub(/ <.*/, "", name); sub(/list-prefetch (developers|lab)$/, name) }
 		{ print }
 	'
+}
+
+# get_maintainer ARGS...: the kernel's get_maintainer.pl in the series
+# worktree, one "address (role)" per line; keywords off (a message that
+# mentions an architecture is not that architecture's patch).
+get_maintainer() {
+	(cd "$SERIES_DIR" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-keywords --rolestats "$@")
+}
+
+# addresses_of KIND: from get_maintainer lines on stdin, "to ADDRESS"
+# (maintainers, supporters) and "cc ADDRESS" (reviewers, lists) lines;
+# KIND cc makes every line a Cc. The placeholder maintainer of the
+# series' own entry is the sender, who needs no copy.
+addresses_of() {
+	awk -v kind="$1" '
+		/list-prefetch@localhost/ { next }
+		{
+			role = $0; sub(/^[^(]*\(/, "", role)
+			addr = $0; sub(/ \(.*$/, "", addr)
+			if (addr == "") next
+			print ((kind == "to" && role ~ /^(maintainer|supporter)/) ? "to" : "cc") " " addr
+		}'
+}
+
+# prefetch_arches: the architectures whose asm headers define their own
+# prefetch() (ARCH_HAS_PREFETCH or ARCH_HAS_PREFETCHW): one of their
+# headers each, for get_maintainer -f.
+prefetch_arches() {
+	(cd "$SERIES_DIR" && grep -lE '^#define ARCH_HAS_PREFETCHW?\b' arch/*/include/asm/*.h |
+		awk -F/ '!seen[$2]++')
+}
+
+# recipients PATCH EXTRA_DIR: its "to ADDRESS" and "cc ADDRESS" lines,
+# unique, with EXTRA_DIR/kunit or EXTRA_DIR/arches where PATCH is a
+# KUnit suite or a swept site.
+recipients() {
+	local patch=$1 extra=$2
+	{
+		get_maintainer "$patch" | addresses_of to
+		case "$(basename "$patch")" in
+		0011-* | 0012-* | 0013-*) cat "$extra/kunit" ;;
+		0007-* | 0008-* | 0009-* | 0010-*) cat "$extra/arches" ;;
+		esac
+	} | awk '{ key = tolower($2) } !seen[key]++'
+}
+
+# extra_recipients DIR: DIR/kunit, the KUnit framework's maintainers and
+# lists; DIR/arches, linux-arch and the lists of every architecture with
+# a prefetch() of its own. Once for the whole series.
+extra_recipients() {
+	local dir=$1 header
+	get_maintainer -f include/kunit/test.h | addresses_of cc >"$dir/kunit"
+	{
+		echo "cc linux-arch@vger.kernel.org"
+		while read -r header; do
+			get_maintainer --no-m --no-r -f "$header" | addresses_of cc
+		done < <(prefetch_arches)
+	} >"$dir/arches"
+	grep -q 'kunit-dev@' "$dir/kunit" ||
+		die "get_maintainer.pl names no KUnit list for include/kunit/test.h" \
+			"check the KUNIT entry of $SERIES_DIR/MAINTAINERS"
+	[ "$(wc -l <"$dir/arches")" -gt 2 ] ||
+		die "no architecture's list found for the swept sites" \
+			"check prefetch_arches: grep -l ARCH_HAS_PREFETCH $SERIES_DIR/arch/*/include/asm/*.h"
+}
+
+# address_lines RECIPIENTS: the To: and Cc: header lines, an address
+# in To: not repeated in Cc:.
+address_lines() {
+	awk '
+		$1 == "to" { to[++nt] = substr($0, 4); is_to[tolower($2)] = 1 }
+		$1 == "cc" { cc[++nc] = substr($0, 4); key[nc] = tolower($2) }
+		END {
+			for (i = 1; i <= nt; i++) print "To: " to[i]
+			for (i = 1; i <= nc; i++) if (!(key[i] in is_to)) print "Cc: " cc[i]
+		}' "$1"
+}
+
+# with_headers PATCH LINES [BASE]: PATCH with LINES after its Date:
+# header, and, given BASE, a base-commit: line before its signature.
+with_headers() {
+	awk -v lines="$2" -v base="${3:-}" '
+		{ print }
+		/^Date: / && !done { while ((getline line < lines) > 0) print line; done = 1 }
+	' "$1" | if [ -n "${3:-}" ]; then
+		# Before the signature, as format-patch --base puts it; at the
+		# end of a letter without one.
+		awk -v base="$3" '
+			/^-- $/ && !done { print "base-commit: " base; print ""; done = 1 }
+			{ print }
+			END { if (!done) { print ""; print "base-commit: " base } }'
+	else
+		cat
+	fi
 }
 
 # cover_version: the newest version the cover letter's changelog names.
@@ -63,19 +172,40 @@ cover_version() {
 
 main() {
 	[ $# -eq 1 ] || usage
-	local outdir=$1 who version patch
+	local outdir=$1 who version patch base scratch
 	version=${SERIES_VERSION:-$(cover_version)}
 	[ ! -e "$outdir" ] || die "$outdir exists" "name a directory that does not exist yet"
 	who=$(sender)
+	# get_maintainer.pl reads the series' MAINTAINERS: its worktree.
+	"$PROJECT_DIR/scripts/apply.sh" >&2
+	base=$(git -C "$TREE_DIR" rev-parse 'pristine^{commit}')
+	scratch=$(mktemp -d)
+	trap 'rm -rf "$scratch"' EXIT
+	local -a patches
+	mapfile -t patches < <(grep -v '^#' "$PROJECT_DIR/patches/series")
+	extra_recipients "$scratch"
+	for patch in "${patches[@]}"; do
+		recipients "$PROJECT_DIR/patches/$patch" "$scratch" >"$scratch/$patch.rcpt"
+		[ -s "$scratch/$patch.rcpt" ] ||
+			die "get_maintainer.pl named no one for $patch" "run it by hand in $SERIES_DIR: perl scripts/get_maintainer.pl $PROJECT_DIR/patches/$patch"
+	done
+	cat "$scratch"/*.rcpt | awk '{ key = tolower($2) } !seen[key]++' >"$scratch/cover.all"
 	mkdir -p "$outdir"
-	for patch in 0000-cover-letter.patch $(grep -v '^#' "$PROJECT_DIR/patches/series"); do
-		stamp "$who" "$version" <"$PROJECT_DIR/patches/$patch" >"$outdir/$patch"
-		if grep -q 'list-prefetch@localhost' "$outdir/$patch"; then
-			die "$outdir/$patch still carries the placeholder identity" \
-				"check the From:, Signed-off-by: and MAINTAINERS lines of patches/$patch"
+	for patch in 0000-cover-letter.patch "${patches[@]}"; do
+		if [ "$patch" = 0000-cover-letter.patch ]; then
+			address_lines "$scratch/cover.all" >"$scratch/lines"
+			with_headers "$PROJECT_DIR/patches/$patch" "$scratch/lines" "$base"
+		else
+			address_lines "$scratch/$patch.rcpt" >"$scratch/lines"
+			with_headers "$PROJECT_DIR/patches/$patch" "$scratch/lines"
+		fi | stamp "$who" "$version" >"$outdir/$patch"
+		if grep -Eq 'list-prefetch@localhost|list-prefetch (developers|lab)' "$outdir/$patch"; then
+			grep -En 'list-prefetch@localhost|list-prefetch (developers|lab)' "$outdir/$patch" >&2
+			die "$outdir/$patch still carries the placeholder identity (above)" \
+				"check the From:, Signed-off-by:, shortlog, copyright and MAINTAINERS lines of patches/$patch"
 		fi
 	done
-	log "mail: $(find "$outdir" -name '*.patch' | wc -l) patches in $outdir, from and signed off by $who, v$version"
+	log "mail: $(find "$outdir" -name '*.patch' | wc -l) patches in $outdir, from and signed off by $who, v$version, to $(grep -c '^To: ' "$outdir/0000-cover-letter.patch") and Cc $(grep -c '^Cc: ' "$outdir/0000-cover-letter.patch") on the cover letter; base-commit $base"
 }
 
 main "$@"; exit

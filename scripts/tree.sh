@@ -39,8 +39,13 @@ unpack_tree() {
 	rmdir "$tmp"
 }
 
+# commit_baseline VERSION: the unpacked tree as one commit, tagged
+# pristine. Dated by the package's changelog, so the same package makes
+# the same commit on every machine: the series' base-commit: line
+# (mail-series.sh) names one commit whoever sends it.
 commit_baseline() {
-	local version=$1
+	local version=$1 date
+	date=$(package_date)
 	cd "$TREE_DIR"
 	run git init -q
 	git config user.name "list-prefetch baseline"
@@ -48,8 +53,21 @@ commit_baseline() {
 	no_background_gc
 	# Debian's top-level .gitignore ignores everything ("/*"): force.
 	run git add -f .
-	run git commit -q -m "Linux $version ($PACKAGE $(package_version))"
+	GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+		run git commit -q -m "Linux $version ($PACKAGE $(package_version))"
 	run git tag pristine
+}
+
+# package_date: the date of the installed package's newest changelog
+# entry (RFC 2822), else the tarball's modification time.
+package_date() {
+	local changelog=/usr/share/doc/$PACKAGE/changelog.Debian.gz line
+	line=$(zcat "$changelog" 2>/dev/null | grep -m1 '^ -- ' || true)
+	if [[ "$line" =~ \>\ \ (.+)$ ]]; then
+		echo "${BASH_REMATCH[1]}"
+	else
+		date -R -r "$TARBALL"
+	fi
 }
 
 # The baseline commit leaves some 85,000 loose objects, so the next git

@@ -35,9 +35,9 @@ UML_SET=uml
 # forms x 15 samples), 2.5 hours a full run; past the LLC 64 MiB says
 # the same, and the cold paths reach 4x the LLC.
 UML_SETS=${UML_SETS:-16,256,4096,65536}
-# The swept paths' sets (KiB of the nodes they walk; reclaim's are struct
-# pages, 64 per 4 KiB folio: 4 MiB of them is 256 MiB of page cache).
-UML_PATH_SETS=${UML_PATH_SETS:-16,256,4096}
+# reclaim's regions, in KiB of page cache read under pressure (each folio
+# read, one reclaimed): 64 MiB, 16384 folios of the file LRU's cold tail.
+UML_RECLAIM_SETS=${UML_RECLAIM_SETS:-65536}
 UML_MEM=${UML_MEM:-1536M}
 UML_PAIRS=${UML_PAIRS:-10}
 # make report's rounds: each boot times both forms of the iterators, so
@@ -53,6 +53,11 @@ UML_SHORT_SETS=${UML_SHORT_SETS:-16,256,4096,65536}
 # UML_SAMPLES samples over each: where a set lands moves its walks.
 UML_PLACEMENTS=${UML_PLACEMENTS:-3}
 UML_SAMPLES=${UML_SAMPLES:-5}
+# A swept path takes more samples while this lasts (ms, per set and
+# placement; 60 at most): the cheap regions (a backlog, a batch, a read
+# under pressure) narrow their intervals, the costly ones (Tiny RCU at 4x
+# the LLC) stay at UML_SAMPLES.
+UML_PATH_BUDGET_MS=${UML_PATH_BUDGET_MS:-3000}
 # umlbench.settle: one untimed pass before each sample, walks in a random
 # order (1); 0 reproduces v1's fixed order (--unsettled).
 UML_SETTLE=1
@@ -148,7 +153,7 @@ quick() {
 	mkdir -p "$dir"
 	for variant in default switch; do
 		stage_start "uml boot $variant (quick)"
-		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.path_sets=16 \
+		boot_uml "$variant" "$dir/boot-$variant.log" umlbench.sets=64 umlbench.reclaim_sets=16384 \
 			umlbench.cold_sets=4096 umlbench.batch_sets=256 umlbench.backlog_sets=4 \
 			umlbench.age_kib="$UML_AGE_KIB" \
 			umlbench.samples=1 umlbench.min_sample_ms=1
@@ -165,8 +170,8 @@ quick() {
 }
 
 # boot_rounds DIR ROUNDS VARIANT...: ROUNDS rounds of boots of the
-# variants into DIR. Switch walks the paths (UML_PATH_SETS, UML_COLD_SETS,
-# UML_BATCH_SETS; none if empty), the others the iterators (UML_SETS);
+# variants into DIR. Switch walks the paths (UML_COLD_SETS, UML_BATCH_SETS,
+# UML_BACKLOG_SETS, UML_RECLAIM_SETS), the others the iterators (UML_SETS);
 # the order reverses every round
 # (A B C C B A ...), so drift between boots hits every variant alike.
 boot_rounds() {
@@ -183,10 +188,10 @@ boot_rounds() {
 			# The swept paths in the switch kernel, both ways in each
 			# boot; the iterators in the others (both forms in each boot).
 			if [ "$variant" = switch ]; then
-				[ -z "$UML_PATH_SETS" ] || sets+=(umlbench.path_sets="$UML_PATH_SETS")
-				[ -z "$UML_COLD_SETS" ] || sets+=(umlbench.cold_sets="$UML_COLD_SETS"
-					umlbench.batch_sets="$UML_BATCH_SETS"
-					umlbench.backlog_sets="$UML_BACKLOG_SETS" umlbench.age_kib="$UML_AGE_KIB")
+				sets+=(umlbench.cold_sets="$UML_COLD_SETS" umlbench.batch_sets="$UML_BATCH_SETS"
+					umlbench.backlog_sets="$UML_BACKLOG_SETS"
+					umlbench.reclaim_sets="$UML_RECLAIM_SETS" umlbench.age_kib="$UML_AGE_KIB"
+					umlbench.path_budget_ms="$UML_PATH_BUDGET_MS")
 			else
 				sets+=(umlbench.sets="$UML_SETS")
 			fi
@@ -331,7 +336,7 @@ uml_report() {
 	hypervisor=$(lscpu 2>/dev/null | sed -n 's/^Hypervisor vendor: *//p')
 	echo "UML (ARCH=um) on $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model)), host kernel $(uname -r), ${hypervisor:+inside a $hypervisor VM, }pinned to CPU $(uml_cpu); mem=$UML_MEM in /dev/shm,"
 	echo "4 KiB pages; UML's clock steps by up to 256 ns, so each sample walks >= 10 ms, and a cold path's region lasts >= 1000 steps;"
-	[ -z "${UML_LLC:-}" ] || echo "host LLC $UML_LLC; cold paths at ${UML_COLD_SETS//,/, } KiB (blk_batch: batches of ${UML_BATCH_SETS//,/, } KiB of requests; backlog: backlogs of ${UML_BACKLOG_SETS//,/, } KiB of sk_buffs), their nodes aged by reading $UML_AGE_KIB KiB of other memory"
+	[ -z "${UML_LLC:-}" ] || echo "host LLC $UML_LLC; cold paths at ${UML_COLD_SETS//,/, } KiB (blk_batch: batches of ${UML_BATCH_SETS//,/, } KiB of requests; tcp_backlog: backlogs of ${UML_BACKLOG_SETS//,/, } KiB of sk_buffs; lru_reclaim: ${UML_RECLAIM_SETS//,/, } KiB of page cache read under pressure per region), their nodes aged by reading $UML_AGE_KIB KiB of other memory; ${UML_SAMPLES} samples per set and placement, more while ${UML_PATH_BUDGET_MS} ms last (60 at most)"
 	echo "UP, HZ=$(config_value HZ "$(build_dir "$UML_TARGET" "$UML_SET" default)/.config"); boots: ${1//"$PROJECT_DIR"\//}"
 	echo "the A/A across boots: the moved kernel, the default's configuration with CONFIG_UML_TEXT_PAD_BYTES=$(config_value UML_TEXT_PAD_BYTES "$(build_dir "$UML_TARGET" "$UML_SET" moved)/.config" 2>/dev/null) (its code that much further on)"
 	if [ "$UML_SETTLE" = 1 ]; then

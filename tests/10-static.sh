@@ -162,7 +162,11 @@ test_series_cites_the_quoted_results() {
 
 # The sendable copy of the series is the sender's: From: and every
 # Signed-off-by: carry git's user.name and user.email, the subjects the
-# version, and no placeholder is left; without an identity it refuses,
+# version, and no placeholder is left anywhere in it (shortlog and
+# copyright lines included); each patch has To: and Cc: lines from
+# get_maintainer.pl (the KUnit suites Cc kunit-dev, the swept sites
+# linux-arch and an architecture's list), the cover letter all of them
+# and the pristine tree's base-commit:; without an identity it refuses,
 # naming the fix, and writes nothing.
 test_mail_series_signs_as_the_sender() {
 	local scratch out patch nr=0
@@ -187,6 +191,36 @@ test_mail_series_signs_as_the_sender() {
 		{ echo "$nr patches written, want the series and its cover"; return 1; }
 	grep -q '^Signed-off-by: Ada Sender <ada@example.org>$' "$scratch"/out/0001-*.patch ||
 		{ echo "patch 1 is not signed off by the sender"; return 1; }
+	if grep -rEn 'list-prefetch (developers|lab)|@localhost' "$scratch/out"; then
+		echo "the placeholder identity is left in the output (above)"
+		return 1
+	fi
+	for patch in "$scratch"/out/*.patch; do
+		if ! { grep -q '^To: .*@' "$patch" && grep -q '^Cc: .*@' "$patch"; }; then
+			echo "${patch##*/}: no To: and Cc: lines"
+			return 1
+		fi
+	done
+	for patch in "$scratch"/out/001[123]-*.patch; do
+		grep -q '^Cc: kunit-dev@googlegroups.com' "$patch" ||
+			{ echo "${patch##*/}: a KUnit suite that does not Cc kunit-dev"; return 1; }
+	done
+	for patch in "$scratch"/out/000[789]-*.patch "$scratch"/out/0010-*.patch; do
+		if ! { grep -q '^Cc: linux-arch@vger.kernel.org' "$patch" &&
+			grep -q '^Cc: linux-mips@vger.kernel.org' "$patch"; }; then
+			echo "${patch##*/}: a swept site that does not Cc linux-arch and the architectures' lists"
+			return 1
+		fi
+	done
+	local cover=$scratch/out/0000-cover-letter.patch base
+	base=$(git -C "$TREE_DIR" rev-parse 'pristine^{commit}')
+	grep -qx "base-commit: $base" "$cover" ||
+		{ echo "the cover letter has no base-commit: $base"; return 1; }
+	if ! { grep -q '^To: Andrew Morton <akpm@linux-foundation.org>' "$cover" &&
+		grep -q '^Cc: kunit-dev@googlegroups.com' "$cover"; }; then
+		echo "the cover letter does not go to every patch's recipients"
+		return 1
+	fi
 	: >"$scratch/empty"
 	if out=$(GIT_CONFIG_GLOBAL=$scratch/empty GIT_CONFIG_NOSYSTEM=1 HOME=$scratch \
 		"$PROJECT_DIR/scripts/mail-series.sh" "$scratch/none" 2>&1); then
@@ -195,7 +229,7 @@ test_mail_series_signs_as_the_sender() {
 	fi
 	grep -q 'no sender identity' <<<"$out" || { echo "the refusal does not say why: $out"; return 1; }
 	[ ! -e "$scratch/none" ] || { echo "the refusal left $scratch/none behind"; return 1; }
-	echo "$nr patches signed by the sender; refused without an identity"
+	echo "$nr patches signed by the sender, $(grep -c '^To: ' "$cover") To: and $(grep -c '^Cc: ' "$cover") Cc: on the cover; refused without an identity"
 	rm -rf "$scratch"
 }
 

@@ -5,9 +5,9 @@
  * Built into a User-Mode Linux kernel (scripts/uml-tree.sh copies it
  * into lib/ of the UML trees, vanilla and series alike). UML is an
  * ordinary host process: these loads and prefetches are the host CPU's,
- * at native speed. It runs at boot when umlbench.sets= or
- * umlbench.path_sets= is given, prints one line per sample, and powers
- * the kernel off.
+ * at native speed. It runs at boot when umlbench.sets= or a swept
+ * path's sets are given, prints one line per sample, and powers the
+ * kernel off.
  *
  * The iterators' walks are the kernel's own, compiled by its build in
  * both forms (umlbench_walks_off.c and umlbench_walks_on.c: the option
@@ -26,36 +26,36 @@
  *   rcu     list_for_each_entry_rcu under rcu_read_lock();
  *   skb     skb_queue_walk over real sk_buffs (alloc_skb()).
  *
- * And, with umlbench.path_sets= and umlbench.cold_sets=, the four
- * open-coded walks the series sweeps, each driven through the kernel's
- * own code path (the walks at the sites are the ones the build compiled:
- * the prefetch is there in vanilla and with CONFIG_LIST_PREFETCH=y, gone
- * with the default). Cold (cold_sets): the nodes built, then aged by
- * reading umlbench.age_kib of other memory, then one timed region of at
- * least 1000 clock steps per sample:
- *   tiny_rcu   Tiny RCU's rcu_process_callbacks() invoking call_rcu()
- *              callbacks that free their dentry-sized slab objects,
- *              allocated anew and queued in a random order for every
- *              sample, timed from the first callback to the last (the
- *              grace period is not the walk);
+ * And, with their sets given, the four open-coded walks the series
+ * sweeps, each driven through the kernel's own code path (the walks at
+ * the sites are the ones the build compiled: the prefetch is there in
+ * vanilla and with CONFIG_LIST_PREFETCH=y, gone with the default), cold:
+ * the nodes built, then aged by reading umlbench.age_kib of other
+ * memory, then one timed region of at least 1000 clock steps per sample:
+ *   tiny_rcu   (cold_sets: KiB of its objects) Tiny RCU's
+ *              rcu_process_callbacks() invoking call_rcu() callbacks
+ *              that free their dentry-sized slab objects, allocated
+ *              anew and queued in a random order for every sample,
+ *              timed from the first callback to the last (the grace
+ *              period is not the walk);
  *   blk_batch  (batch_sets: KiB of one batch's requests) polled reads of
  *              a built-in null_blk disk, real bios with a page each,
  *              gathered into batches by null_blk's poll, then, aged,
  *              blk_mq_end_request_batch() ending them (bio_endio() into
  *              an end_io that counts and puts them): a region completes
  *              as many batches as the poll queue holds.
- *   backlog    (backlog_sets: KiB of one backlog's sk_buffs, 256 bytes
+ *   tcp_backlog (backlog_sets: KiB of one backlog's sk_buffs, 256 bytes
  *              each) TCP over loopback: each server socket held owned
  *              while its client sends, tcp_v4_rcv() backlogging every
  *              segment; aged; then release_sock(): __release_sock()
  *              walks the backlog into tcp_v4_do_rcv(), which queues the
  *              data and ACKs it. A region releases as many connections
  *              as make 4096 skbs; every byte is read back after it.
- * v1 (path_sets; hot nodes, rounds summed until min_sample_ms):
- *   reclaim    direct reclaim (try_to_free_pages()) of clean page-cache
- *              folios, whose isolate_lru_folios() walks the LRU; the set
- *              is the folios' struct pages, the walk's nodes.
- * Each is linked in a random order, so each step is a pointer chase.
+ *   lru_reclaim (reclaim_sets: KiB read per region) buffered reads of
+ *              nullb0 past what mem= holds: each folio read is one
+ *              reclaimed, by kswapd and directly, shrink_inactive_list()
+ *              -> isolate_lru_folios() walking the file LRU's cold tail;
+ *              the steps are the folios reclaimed (pgsteal).
  *
  * In a kernel built with CONFIG_UML_LIST_PREFETCH_SWITCH (lab/um/0003:
  * every list prefetch tests a flag first), each sample of a swept path
@@ -70,7 +70,6 @@
  * UML's clock advances in steps of up to 256 ns here, so a sample walks
  * until at least min_sample_ms have passed and is timed as a whole.
  */
-#include <linux/anon_inodes.h>
 #include <linux/bio.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -91,6 +90,7 @@
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/vmalloc.h>
+#include <linux/vmstat.h>
 #include <linux/dcache.h>
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
@@ -106,11 +106,6 @@ static unsigned int sets[UMLBENCH_MAX_SETS];
 static int nr_sets;
 module_param_array(sets, uint, &nr_sets, 0444);
 MODULE_PARM_DESC(sets, "working sets to walk, in KiB (none: do not run)");
-
-static unsigned int path_sets[UMLBENCH_MAX_SETS];
-static int nr_path_sets;
-module_param_array(path_sets, uint, &nr_path_sets, 0444);
-MODULE_PARM_DESC(path_sets, "working sets of the swept paths, in KiB (none: do not run them)");
 
 static unsigned int samples = 11;
 module_param(samples, uint, 0444);
@@ -138,6 +133,17 @@ static unsigned int backlog_sets[UMLBENCH_MAX_SETS];
 static int nr_backlog_sets;
 module_param_array(backlog_sets, uint, &nr_backlog_sets, 0444);
 MODULE_PARM_DESC(backlog_sets, "KiB of one TCP backlog's sk_buffs (256 bytes each)");
+
+static unsigned int reclaim_sets[UMLBENCH_MAX_SETS];
+static int nr_reclaim_sets;
+module_param_array(reclaim_sets, uint, &nr_reclaim_sets, 0444);
+MODULE_PARM_DESC(reclaim_sets, "KiB of page cache read (and reclaimed) per region, under pressure");
+
+static unsigned int path_budget_ms;
+module_param(path_budget_ms, uint, 0444);
+MODULE_PARM_DESC(path_budget_ms, "a swept path's samples go on past samples= while this lasts, per set and placement");
+/* The most samples a budget takes: enter_state() counts them per placement. */
+#define PATH_SAMPLES_MAX	60
 
 static unsigned int age_kib;
 module_param(age_kib, uint, 0444);
@@ -370,21 +376,19 @@ static int bench_set(unsigned int kib)
 }
 
 /*
- * The swept paths. Each has a setup that sizes it from the working set,
- * a round that runs the path once over every node and says how long the
- * walk took and how many steps it made, and a teardown. A round's result
- * is checked: every node reached the path's handler exactly once.
+ * The swept paths. Each has a setup that sizes it from its set, a
+ * prepare that builds its nodes (untimed), a region that, once they are
+ * aged, runs the path's real work over them and says how long it took
+ * and how many steps it made, and a teardown. A region's result is
+ * checked: every node reached the path's handler exactly once.
  */
 struct umlbench_path {
 	const char *name;
 	int (*setup)(void **ctx, unsigned int kib, unsigned int *nr);
-	/* v1: rounds over hot nodes, summed until min_sample_ms. */
-	int (*round)(void *ctx, u64 *ns, u64 *steps);
-	/* Cold: build the nodes (untimed), then, once aged, one timed region. */
 	int (*prepare)(void *ctx);
 	int (*region)(void *ctx, u64 *ns, u64 *steps);
 	void (*teardown)(void *ctx);
-	/* Its sets, in KiB: path_sets (v1), cold_sets or batch_sets. */
+	/* Its sets, in KiB: cold_sets, batch_sets, backlog_sets or reclaim_sets. */
 	const unsigned int *sets;
 	const int *nr_sets;
 };
@@ -1002,30 +1006,74 @@ static int blk_batch_region(void *ctx, u64 *ns, u64 *steps)
 	return path_round_check("blk_batch", p->batch * p->nr_batches);
 }
 
-/* Direct reclaim of clean page-cache folios: isolate_lru_folios(). */
+/*
+ * Reclaim under real memory pressure: buffered reads of nullb0 through
+ * its block device's page cache, more than mem= holds. Once memory is
+ * full, every folio read costs one reclaimed: the allocator wakes
+ * kswapd and reclaims directly, and both run shrink_inactive_list(),
+ * whose isolate_lru_folios() walks the inactive file LRU from its tail,
+ * the folios read longest ago (cold: a page cache of mem= read since).
+ * A region reads reclaim_sets KiB more; the steps are the folios
+ * reclaimed meanwhile (the vm events pgsteal_kswapd + pgsteal_direct),
+ * and a region that reclaimed under half of what it read fails the
+ * boot: it was not under pressure.
+ */
+#define RECLAIM_CHUNK	(1024 * 1024)	/* bytes a read asks for */
+
 struct reclaim_path {
-	struct file *file;
-	struct folio **folios;
-	unsigned int nr;
+	struct file *bdev_file;
+	void *buf;
+	loff_t pos, size;
+	unsigned int kib;		/* page cache read per region */
 };
 
-static const struct file_operations reclaim_fops;
+static unsigned long reclaim_events[NR_VM_EVENT_ITEMS];
+
+/* Folios reclaimed so far, by kswapd and directly. */
+static unsigned long reclaim_stolen(void)
+{
+	all_vm_events(reclaim_events);
+	return reclaim_events[PGSTEAL_KSWAPD] + reclaim_events[PGSTEAL_DIRECT];
+}
+
+/* Read @bytes more of the disk through its page cache, wrapping at its end. */
+static int reclaim_read(struct reclaim_path *p, u64 bytes)
+{
+	ssize_t got;
+
+	while (bytes) {
+		if (p->pos + RECLAIM_CHUNK > p->size)
+			p->pos = 0;
+		got = kernel_read(p->bdev_file, p->buf, RECLAIM_CHUNK, &p->pos);
+		if (got != RECLAIM_CHUNK) {
+			pr_err("umlbench: reclaim: a read of nullb0 at %lld gave %zd\n",
+			       p->pos, got);
+			return got < 0 ? got : -EIO;
+		}
+		bytes -= min_t(u64, bytes, RECLAIM_CHUNK);
+		cond_resched();
+	}
+	return 0;
+}
 
 static void reclaim_teardown(void *ctx)
 {
 	struct reclaim_path *p = ctx;
 
-	if (!IS_ERR_OR_NULL(p->file)) {
-		truncate_inode_pages(p->file->f_mapping, 0);
-		fput(p->file);
-	}
-	kvfree(p->folios);
+	if (!IS_ERR_OR_NULL(p->bdev_file))
+		fput(p->bdev_file);
+	vfree(p->buf);
 	kfree(p);
 }
 
 static int reclaim_setup(void **ctx, unsigned int kib, unsigned int *nr)
 {
 	struct reclaim_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT, read = 0;
+	unsigned long stolen;
+	struct device *dev;
+	dev_t devt;
+	int ret;
 
 	if (!p)
 		return -ENOMEM;
@@ -1035,81 +1083,87 @@ static int reclaim_setup(void **ctx, unsigned int kib, unsigned int *nr)
 		pr_err("umlbench: reclaim: this kernel has CONFIG_LRU_GEN\n");
 		return -EINVAL;
 	}
-	p->nr = max_t(unsigned int, 2, (u64)kib * 1024 / sizeof(struct page));
-	/* An inode of its own: its clean folios are reclaimable page cache. */
-	p->file = anon_inode_create_getfile("[umlbench]", &reclaim_fops, NULL, O_RDWR, NULL);
-	if (IS_ERR(p->file))
-		return PTR_ERR(p->file);
-	p->folios = kvcalloc(p->nr, sizeof(*p->folios), GFP_KERNEL);
-	if (!p->folios)
+	dev = class_find_device_by_name(&block_class, "nullb0");
+	if (!dev) {
+		pr_err("umlbench: reclaim: no nullb0 (CONFIG_BLK_DEV_NULL_BLK=y, null_blk.nr_devices=1)\n");
+		return -ENODEV;
+	}
+	devt = dev->devt;
+	put_device(dev);
+	/*
+	 * No holder: not exclusive, so blk_batch's open of the same disk,
+	 * whose fput() a kernel thread's context defers, does not refuse it.
+	 */
+	p->bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
+	if (IS_ERR(p->bdev_file))
+		return PTR_ERR(p->bdev_file);
+	p->size = bdev_nr_bytes(file_bdev(p->bdev_file));
+	p->buf = vmalloc(RECLAIM_CHUNK);
+	if (!p->buf)
 		return -ENOMEM;
-	*nr = p->nr;
+	if (p->size < 2 * ram) {
+		pr_err("umlbench: reclaim: nullb0 holds %lld bytes, under twice mem= (null_blk.gb=)\n",
+		       p->size);
+		return -E2BIG;
+	}
+	p->kib = kib;
+	/* Fill memory until reclaim runs steadily: a quarter of it reclaimed. */
+	stolen = reclaim_stolen();
+	while (reclaim_stolen() - stolen < totalram_pages() / 4) {
+		if (read > 4 * ram) {
+			pr_err("umlbench: reclaim: %llu MiB read and nothing reclaimed: no pressure\n",
+			       read >> 20);
+			return -EINVAL;
+		}
+		ret = reclaim_read(p, 64 * RECLAIM_CHUNK);
+		if (ret)
+			return ret;
+		read += 64 * RECLAIM_CHUNK;
+	}
+	*nr = (u64)kib * 1024 / PAGE_SIZE;
 	return 0;
 }
 
-static int reclaim_round(void *ctx, u64 *ns, u64 *steps)
+/* Nothing to build: the page cache read before is the LRU the region reclaims. */
+static int reclaim_prepare(void *ctx)
+{
+	return 0;
+}
+
+static int reclaim_region(void *ctx, u64 *ns, u64 *steps)
 {
 	struct reclaim_path *p = ctx;
-	struct address_space *mapping = p->file->f_mapping;
-	unsigned long calls = 0, left;
-	unsigned int i;
-	int ret = 0;
+	unsigned long stolen = reclaim_stolen(), pages = (u64)p->kib * 1024 / PAGE_SIZE;
 	u64 t0;
+	int ret;
 
-	for (i = 0; i < p->nr; i++) {
-		p->folios[i] = folio_alloc(GFP_KERNEL, 0);
-		if (!p->folios[i]) {
-			while (i--)
-				folio_put(p->folios[i]);
-			return -ENOMEM;
-		}
-	}
-	/* Onto the LRU in a random order of their struct pages. */
-	shuffle((void **)p->folios, p->nr);
-	for (i = 0; i < p->nr; i++) {
-		struct folio *folio = p->folios[i];
-
-		if (!ret)
-			ret = filemap_add_folio(mapping, folio, i, GFP_KERNEL);
-		if (!ret) {
-			folio_mark_uptodate(folio);
-			folio_unlock(folio);
-		}
-		/* The page cache holds its own reference. */
-		folio_put(folio);
-	}
-	lru_add_drain();
-	if (ret)
-		goto out;
 	t0 = ktime_get_ns();
-	while (mapping->nrpages && calls++ < p->nr)
-		try_to_free_pages(node_zonelist(numa_node_id(), GFP_KERNEL), 0, GFP_KERNEL, NULL);
+	ret = reclaim_read(p, (u64)p->kib * 1024);
 	*ns = ktime_get_ns() - t0;
-	left = mapping->nrpages;
-	*steps = p->nr - left;
-	if (left) {
-		pr_err("umlbench: reclaim: %lu of %u folios left after %lu calls\n", left, p->nr,
-		       calls - 1);
-		ret = -EINVAL;
+	if (ret)
+		return ret;
+	*steps = reclaim_stolen() - stolen;
+	if (*steps < pages / 2) {
+		pr_err("umlbench: reclaim: %llu folios reclaimed while %lu were read: not under pressure\n",
+		       *steps, pages);
+		return -EINVAL;
 	}
-out:
-	/* The shadow entries too: a refault would activate the next round's folios. */
-	truncate_inode_pages(mapping, 0);
-	return ret;
+	return 0;
 }
 
 static const struct umlbench_path paths[] = {
 	{ .name = "tiny_rcu", .setup = tiny_rcu_setup, .prepare = tiny_rcu_prepare,
 	  .region = tiny_rcu_region, .teardown = tiny_rcu_teardown,
 	  .sets = cold_sets, .nr_sets = &nr_cold_sets },
-	{ .name = "backlog", .setup = backlog_setup, .prepare = backlog_prepare,
+	{ .name = "tcp_backlog", .setup = backlog_setup, .prepare = backlog_prepare,
 	  .region = backlog_region, .teardown = backlog_teardown,
 	  .sets = backlog_sets, .nr_sets = &nr_backlog_sets },
 	{ .name = "blk_batch", .setup = blk_batch_setup, .prepare = blk_batch_prepare,
 	  .region = blk_batch_region, .teardown = blk_batch_teardown,
 	  .sets = batch_sets, .nr_sets = &nr_batch_sets },
-	{ .name = "reclaim", .setup = reclaim_setup, .round = reclaim_round,
-	  .teardown = reclaim_teardown, .sets = path_sets, .nr_sets = &nr_path_sets },
+	{ .name = "lru_reclaim", .setup = reclaim_setup, .prepare = reclaim_prepare,
+	  .region = reclaim_region, .teardown = reclaim_teardown,
+	  .sets = reclaim_sets, .nr_sets = &nr_reclaim_sets },
 };
 
 #ifdef CONFIG_UML_LIST_PREFETCH_SWITCH
@@ -1168,41 +1222,6 @@ static void leave_states(void)
 }
 #endif
 
-/* Samples of a v1 path: each sums rounds until min_sample_ms of walking. */
-static int bench_rounds(const struct umlbench_path *path, void *ctx, unsigned int kib,
-			unsigned int nr, unsigned int placement)
-{
-	u64 budget = (u64)min_sample_ms * NSEC_PER_MSEC;
-	unsigned int i, k, regions;
-	int ret = 0;
-
-	for (i = 0; i < samples && !ret; i++) {
-		for (k = 0; k < nr_states() && !ret; k++) {
-			const char *form = enter_state(placement * samples + i, k);
-			u64 ns = 0, steps = 0, x;
-
-			regions = 0;
-			do {
-				u64 round_ns, round_steps;
-
-				ret = path->round(ctx, &round_ns, &round_steps);
-				ns += round_ns;
-				steps += round_steps;
-				regions++;
-				cond_resched();
-			} while (!ret && ns < budget);
-			if (ret)
-				break;
-			x = div64_u64(ns * 1000, steps ? steps : 1);
-			pr_info("umlbench: walk=%s%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu regions=%u\n",
-				path->name, form, kib, nr, placement, i, x / 1000, x % 1000,
-				regions);
-		}
-	}
-	leave_states();
-	return ret;
-}
-
 /*
  * Samples of a cold path: each builds the nodes, ages them (age_kib of
  * other memory read), then times one region of the path's real work. A
@@ -1214,12 +1233,18 @@ static int bench_rounds(const struct umlbench_path *path, void *ctx, unsigned in
 static int bench_regions(const struct umlbench_path *path, void *ctx, unsigned int kib,
 			 unsigned int nr, unsigned int placement)
 {
+	u64 start = ktime_get_ns(), budget = (u64)path_budget_ms * NSEC_PER_MSEC;
 	unsigned int i, k;
 	int ret = 0;
 
-	for (i = 0; i < samples && !ret; i++) {
+	/*
+	 * samples of them at least; while the budget lasts, more (a cheap
+	 * path's interval narrows, a costly one's boot does not grow).
+	 */
+	for (i = 0; !ret && (i < samples || (i < PATH_SAMPLES_MAX &&
+					     ktime_get_ns() - start < budget)); i++) {
 		for (k = 0; k < nr_states() && !ret; k++) {
-			const char *form = enter_state(placement * samples + i, k);
+			const char *form = enter_state(placement * PATH_SAMPLES_MAX + i, k);
 			u64 ns = 0, steps = 0, x;
 
 			ret = path->prepare(ctx);
@@ -1256,10 +1281,8 @@ static int bench_path_placement(const struct umlbench_path *path, unsigned int k
 	ret = path->setup(&ctx, kib, &nr);
 	if (ret)
 		pr_err("umlbench: %s: set=%u KiB: setup failed (%d)\n", path->name, kib, ret);
-	else if (path->region)
-		ret = bench_regions(path, ctx, kib, nr, placement);
 	else
-		ret = bench_rounds(path, ctx, kib, nr, placement);
+		ret = bench_regions(path, ctx, kib, nr, placement);
 	if (ctx)
 		path->teardown(ctx);
 	return ret;
@@ -1281,15 +1304,16 @@ static int __init umlbench_init(void)
 	unsigned int j;
 	int i, ret = 0;
 
-	if (!nr_sets && !nr_path_sets && !nr_cold_sets && !nr_batch_sets && !nr_backlog_sets)
+	if (!nr_sets && !nr_cold_sets && !nr_batch_sets && !nr_backlog_sets && !nr_reclaim_sets)
 		return 0;
-	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s switch=%d node_bytes=%zu skb_truesize=%zu placements=%u samples=%u min_sample_ms=%u settle=%d age_kib=%u\n",
+	pr_info("umlbench: start CONFIG_LIST_PREFETCH=%s switch=%d node_bytes=%zu skb_truesize=%zu placements=%u samples=%u path_budget_ms=%u min_sample_ms=%u settle=%d age_kib=%u\n",
 		IS_ENABLED(CONFIG_LIST_PREFETCH) ? "y" : "n",
 		IS_ENABLED(CONFIG_UML_LIST_PREFETCH_SWITCH), sizeof(struct umlbench_node),
-		(size_t)SKB_TRUESIZE(0), placements, samples, min_sample_ms, settle, age_kib);
+		(size_t)SKB_TRUESIZE(0), placements, samples, path_budget_ms, min_sample_ms, settle,
+		age_kib);
 	for (i = 0; i < nr_sets && !ret; i++)
 		ret = bench_set(sets[i]);
-	if ((nr_cold_sets || nr_batch_sets || nr_backlog_sets) && !ret) {
+	if ((nr_cold_sets || nr_batch_sets || nr_backlog_sets || nr_reclaim_sets) && !ret) {
 		ret = age_init();
 		if (ret)
 			pr_err("umlbench: age_kib=%u: no memory (raise mem=)\n", age_kib);

@@ -35,11 +35,9 @@ WORKLOAD = "The workload:"
 # The swept path of each patch, as uml_bench.py names it (its SWEPT,
 # whose values are how its decision lines name the patch).
 PATCHES = {name.split()[0]: path for path, name in SWEPT.items()}
-# How each kind of run heads its swept paths' table: within one boot
-# (the switch kernel), or across kernels with the moved kernel's floor;
-# a run with neither (v1) decides no sweep patch.
+# How a run heads its swept paths' table, timed within one boot (the
+# switch kernel): runs before it decide no sweep patch, and are refused.
 WITHIN_BOOT = "A/A within each boot:"
-ACROSS_KERNELS = "A/A across boots: moved / default"
 
 
 def run_of(txt):
@@ -62,11 +60,9 @@ def section(txt):
             for p in ("precision (iterators)", "precision (headline", "verdicts (iterators",
                       "in-kernel and user-space") if any(x.startswith(p) for x in lines)]
     decisions = [x for x in lines if x.startswith("patch ")]
-    within = WITHIN_BOOT in txt
-    if not within and ACROSS_KERNELS not in txt:
-        # v1's decision lines let a patch stand on undecided cells.
-        decisions = ["(a v1 run, without an A/A control for the paths: it decides no sweep",
-                     " patch; docs/series.md says by what rule a v2 run does)"]
+    if WITHIN_BOOT not in txt:
+        raise SystemExit("series_figures: the result times no swept path within one boot"
+                         " (a run before the switch kernel): make uml-bench")
     moved = "moved / default" in txt
     intro = (f"{FIRST} User-Mode Linux kernels of the series (x86_64 host, the CPU above, "
              f"one CPU, mem=1536M, 4 KiB pages; 'make uml-bench', lab run {run}). The "
@@ -85,17 +81,16 @@ def section(txt):
 
 """ + textwrap.fill(
         "The four swept walks (patches 7-10), each driven through its own code path "
-        + ("in a UML kernel of the series whose list prefetches sit behind a run-time flag,"
-           " timed with the flag on, off and on again within each boot"
-           if within else "in UML kernels of the default, on and vanilla")
-        + " (Tiny RCU callbacks, a socket backlog released, a blk-mq batch completed, direct"
-        " reclaim of clean page cache; each patch has its figures and its workload). What they"
+        "in a UML kernel of the series whose list prefetches sit behind a run-time flag,"
+        " timed with the flag on, off and on again within each boot"
+        " (Tiny RCU callbacks, a TCP socket's backlog released, a blk-mq batch completed,"
+        " reclaim under memory pressure; each patch has its figures and its workload). What they"
         " decide:", 72, break_on_hyphens=False) + "\n\n" + "\n".join("  " + d for d in decisions) + "\n\n"
 
 
 def interval_at(tokens, i):
     """The interval 'r [lo,hi]' at tokens[i], a claimed '[lo,hi]' after it if
-    any (uml_bench.py widens a cross-kernel ratio by the placement floor),
+    any (uml_bench.py widens on / off by the A/A floor of its boots),
     the verdict, and the index after them."""
     text = f"{tokens[i]} {tokens[i + 1]}"
     i += 2
@@ -106,25 +101,16 @@ def interval_at(tokens, i):
 
 
 def path_rows(txt, path):
-    """(set, on interval, on verdict, vanilla interval, vanilla verdict,
-    A/A control) per set: a within-boot run's on / off and on_again / on
-    (no vanilla), or an across-kernel run's on / default, vanilla /
-    default and moved / default."""
+    """(set, on / off interval, verdict, A/A control) per set of PATH in
+    a within-boot run's table."""
     rows = []
-    within = WITHIN_BOOT in txt
     for line in txt.splitlines():
         f = line.split()
         if not f or f[0] != path or len(f) < 10:
             continue
         on, on_v, i = interval_at(f, 6)
-        if within:
-            va, va_v = "-", "-"
-        elif f[i] == "-":
-            va, va_v, i = "-", "-", i + 2
-        else:
-            va, va_v, i = interval_at(f, i)
         control = f"{f[i]} {f[i + 1]}" if i + 1 < len(f) and f[i] != "-" else "-"
-        rows.append((f"{f[1]} {f[2]}", on, on_v, va, va_v, control))
+        rows.append((f"{f[1]} {f[2]}", on, on_v, control))
     return rows
 
 
@@ -141,19 +127,25 @@ def cpu_label(txt):
 
 def decided_line(txt, path):
     """The result's decision of the patch that sweeps PATH, as the
-    message words it; None from a run without an A/A control for the
-    paths (v1's lines let a patch stand on undecided cells)."""
-    if WITHIN_BOOT not in txt and ACROSS_KERNELS not in txt:
-        return None
+    message words it."""
     m = re.search(rf"^patch {re.escape(SWEPT[path])}: (.*)$", txt, re.M)
+    if not m:
+        raise SystemExit(f"series_figures: the result decides nothing of patch {SWEPT[path]}")
     # A wrapped line must not start with '+' or '-' (a diff's marks).
-    return m and ("What the lab decides of this patch: "
-                  + m.group(1).replace("rounds for +-1 %", "rounds to narrow it to 1 %")
-                  .replace("boots for +-1 %", "boots to narrow it to 1 %"))
+    return ("What the lab decides of this patch: "
+            + m.group(1).replace("rounds for +-1 %", "rounds to narrow it to 1 %")
+            .replace("boots for +-1 %", "boots to narrow it to 1 %"))
 
 
-def within_boot_block(txt, path, rows):
-    """The measured block of a within-boot run (the switch kernel)."""
+def patch_block(txt, path):
+    """The measured block of the patch that sweeps PATH, from a run of the
+    switch kernel (the paths timed both ways within each boot)."""
+    if WITHIN_BOOT not in txt:
+        raise SystemExit("series_figures: the result times no swept path within one boot"
+                         " (a run before the switch kernel): make uml-bench")
+    rows = path_rows(txt, path)
+    if not rows:
+        raise SystemExit(f"series_figures: no row of {path} in the result")
     boots = re.search(r"within each of (\d+) boots", txt).group(1)
     intro = (f"{MEASURED} this path driven through its own code in a User-Mode Linux kernel "
              "of the series with CONFIG_LIST_PREFETCH=y, every list prefetch behind a "
@@ -163,49 +155,12 @@ def within_boot_block(txt, path, rows):
              "off, median of the boots' ratios [95% CI], claimed with the floor of the A/A "
              "control (on again / on), verdict with the FDR held at 5%:")
     table = []
-    for size, on, on_v, _, _, control in rows:
+    for size, on, on_v, control in rows:
         # Within 75 columns, as checkpatch wants a message.
         table.append(f"  {size:>7}  {'on/off':<7} {on} {on_v}")
         table.append(f"  {'':>7}  {'A/A':<7} {control} (on again / on)")
-    verdict = decided_line(txt, path) or "The run decides no sweep patch."
     return (textwrap.fill(intro, 72, break_on_hyphens=False) + "\n\n" + "\n".join(table) + "\n\n"
-            + textwrap.fill(verdict, 72, break_on_hyphens=False) + "\n\n")
-
-
-def patch_block(txt, path):
-    """The 'Measured natively:' block of the patch that sweeps PATH."""
-    rows = path_rows(txt, path)
-    if not rows:
-        raise SystemExit(f"series_figures: no row of {path} in the result")
-    if WITHIN_BOOT in txt:
-        return within_boot_block(txt, path, rows)
-    rounds = re.search(r"(\d+) rounds of boots", txt).group(1)
-    moved = any(r[5] != "-" for r in rows)
-    intro = (f"{MEASURED} this path driven through its own code, in User-Mode Linux kernels "
-             f"(default, on and vanilla{', and the default built again with its code moved' if moved else ''}) on an {cpu_label(txt)}"
-             + f", {rounds} rounds of boots ('make uml-bench' of the list-prefetch lab, run "
-             f"{run_of(txt)}); ratio to the default kernel, median of the rounds' ratios "
-             "[95% CI]" + (", claimed with the placement floor the moved kernel shows"
-                           if moved else "") + ", verdict with the FDR held at 5%:")
-    table = []
-    for size, on, on_v, va, va_v, control in rows:
-        table.append(f"  {size:>7}  on      {on} {on_v}")
-        table.append(f"  {'':>7}  vanilla {va} {va_v}")
-        if control != "-":
-            table.append(f"  {'':>7}  moved   {control} (A/A)")
-    verdict = decided_line(txt, path)
-    if not verdict:
-        pays = [r[0] for r in rows if r[2] == "faster"]
-        costs = [r[0] for r in rows if r[2] == "slower"]
-        if pays:
-            verdict = (f"The prefetch measurably paid at {', '.join(pays)}: the site is to keep "
-                       "it, and this patch to be dropped.")
-        elif costs:
-            verdict = f"The prefetch measurably cost at {', '.join(costs)} and paid at no size."
-        else:
-            verdict = "The prefetch did not measurably pay at any size."
-    return (textwrap.fill(intro, 72, break_on_hyphens=False) + "\n\n" + "\n".join(table) + "\n\n"
-            + textwrap.fill(verdict, 72, break_on_hyphens=False) + "\n\n")
+            + textwrap.fill(decided_line(txt, path), 72, break_on_hyphens=False) + "\n\n")
 
 
 def sizes_part(lines):

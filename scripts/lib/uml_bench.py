@@ -35,7 +35,7 @@ walk of the same shape and size (a shuffled list with a touching body and
 no extra work; dependent hash lookups at load factor 1, half hits), and
 a disagreement beyond both intervals is named.
 
-The swept paths (walk=tiny_rcu, backlog, blk_batch, reclaim) get a
+The swept paths (walk=tiny_rcu, tcp_backlog, blk_batch, lru_reclaim) get a
 table of their own, with their A/A control (on_again / on), and a line
 per patch of the series that sweeps one: a site whose prefetch
 measurably pays keeps it, and the patch is to be dropped.
@@ -183,14 +183,17 @@ def size(kib):
 
 
 # The open-coded walks the series sweeps, and the patch that sweeps each.
-SWEPT = {"tiny_rcu": "07 rcu: tiny", "backlog": "08 net: sock", "blk_batch": "09 blk-mq",
-         "reclaim": "10 mm: vmscan"}
-# The sites umlbench drives cold, through their real work, one region of
-# >= 1000 clock steps per sample; the others are still v1's (hot nodes,
-# a stand-in for part of their work, sub-step rounds summed).
-COLD = {"tiny_rcu": "call_rcu() callbacks freeing their slab objects",
-        "backlog": "TCP over loopback, tcp_v4_do_rcv() taking every segment",
-        "blk_batch": "polled reads of null_blk, bio_endio() running"}
+SWEPT = {"tiny_rcu": "07 rcu: tiny", "tcp_backlog": "08 net: sock", "blk_batch": "09 blk-mq",
+         "lru_reclaim": "10 mm: vmscan"}
+# v1's names of the last two (hot nodes, a stub handler, a stand-in for
+# memory pressure): the samples of runs kept from then decide nothing.
+V1_PATHS = {"backlog", "reclaim"}
+# How umlbench drives each site, cold, through its real work: one region
+# of >= 1000 clock steps per sample.
+REAL_WORK = {"tiny_rcu": "call_rcu() callbacks freeing their slab objects",
+             "tcp_backlog": "TCP over loopback, tcp_v4_do_rcv() taking every segment",
+             "blk_batch": "polled reads of null_blk, bio_endio() running",
+             "lru_reclaim": "page-cache reads of null_blk past mem=, kswapd and direct reclaim"}
 
 
 def cell_ratio(obs, key):
@@ -299,7 +302,7 @@ def summary_lines(results, what):
 def iterator_key(key):
     """A cell of the iterators' walks, both forms timed (the swept paths'
     forms are the switch kernel's states)."""
-    return len(key) == 3 and key[0] not in SWEPT
+    return len(key) == 3 and key[0] not in SWEPT and key[0] not in V1_PATHS
 
 
 def forms_ratio(boots, chosen, key, a="on", b="off"):
@@ -461,10 +464,6 @@ def decision(path, rows):
     faster anywhere keeps it (the patch is dropped); equivalent or slower
     everywhere, the removal stands; else the patch is not sent as
     measured (docs/series.md's RFC list says what it would take)."""
-    if path not in COLD:
-        return (f"patch {SWEPT[path]}: its site is not yet driven through its real work (v1: hot"
-                " nodes, rounds under one clock step summed): not sent as measured (the RFC"
-                " list, docs/series.md)")
     pays = [size(r["kib"]) for r in rows if r["verdict"] == "faster"]
     costs = [size(r["kib"]) for r in rows if r["verdict"] == "slower"]
     open_cells = [r for r in rows if r["verdict"] not in ("faster", "slower", "equivalent")]
@@ -518,7 +517,7 @@ def path_table(boots, too_short):
           " claimed interval [claimed] of on / off is widened either way; a verdict holds only"
           " where the claimed interval says so (faster or slower: it excludes 1; equivalent:"
           " it lies within +-2 %)")
-    print(f"{'path':<9} {'set':>8} {'n':>4} {'off ns':>8} {'on ns':>8}  "
+    print(f"{'path':<11} {'set':>8} {'n':>4} {'off ns':>8} {'on ns':>8}  "
           f"{'on / off [95% CI] [claimed]':<40} {'verdict':<11} "
           f"{'on_again / on (A/A)':<24} {'floor':>6}")
     for r, c in rows:
@@ -526,15 +525,13 @@ def path_table(boots, too_short):
                                  if "claim_low" in r else "")
         ccol = (f"{interval(c):<24} {100 * control_floor(c):>5.1f}%"
                 + (" FAILED" if c["failed"] else "")) if c else "-"
-        print(f"{r['walk']:<9} {size(r['kib']):>8} {r['n']:>4} {r['base_ns']:>8.2f} "
+        print(f"{r['walk']:<11} {size(r['kib']):>8} {r['n']:>4} {r['base_ns']:>8.2f} "
               f"{r['ns']:>8.2f}  {claimed:<40} {r['verdict']:<11} {ccol}")
     print("\n".join(summary_lines(effects, "swept paths")))
     print(f"A/A controls (swept paths): {len(controls) - len(failed)} of {len(controls)} read 1.000"
           " within 1 % (or their sign test does not reject 1)")
     print("cold, through their real work (nodes aged past 2x the LLC, one region of >= 1000"
-          " clock steps per sample): " + "; ".join(f"{k}: {v}" for k, v in COLD.items())
-          + ". v1, not yet (hot nodes, sub-step rounds summed): "
-          + ", ".join(k for k in SWEPT if k not in COLD))
+          " clock steps per sample): " + "; ".join(f"{k}: {v}" for k, v in REAL_WORK.items()))
     for (walk, kib), ns in sorted(too_short.items()):
         print(f"not timed: {walk} {size(kib)}: its region lasted {ns / 1000:.0f} us, under 1000 of"
               " UML's 256 ns clock steps (256 us); short regions are not summed")
