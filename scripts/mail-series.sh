@@ -96,6 +96,21 @@ prefetch_arches() {
 		awk -F/ '!seen[$2]++')
 }
 
+# An awk function: the key of an address line ("to|cc ADDRESS"), its
+# email in lower case (a name can repeat; an email is one recipient).
+AWK_ADDRESS_KEY='
+	function address_key(line,    a) {
+		a = substr(line, 4)
+		if (match(a, /<[^>]*>/))
+			a = substr(a, RSTART + 1, RLENGTH - 2)
+		return tolower(a)
+	}'
+
+# unique_addresses: address lines on stdin, each email once, in order.
+unique_addresses() {
+	awk "$AWK_ADDRESS_KEY"' !seen[address_key($0)]++'
+}
+
 # recipients PATCH EXTRA_DIR: its "to ADDRESS" and "cc ADDRESS" lines,
 # unique, with EXTRA_DIR/kunit or EXTRA_DIR/arches where PATCH is a
 # KUnit suite or a swept site.
@@ -107,7 +122,7 @@ recipients() {
 		0011-* | 0012-* | 0013-*) cat "$extra/kunit" ;;
 		0007-* | 0008-* | 0009-* | 0010-*) cat "$extra/arches" ;;
 		esac
-	} | awk '{ key = tolower($2) } !seen[key]++'
+	} | unique_addresses
 }
 
 # extra_recipients DIR: DIR/kunit, the KUnit framework's maintainers and
@@ -131,12 +146,17 @@ extra_recipients() {
 }
 
 # address_lines RECIPIENTS: the To: and Cc: header lines, an address
-# in To: not repeated in Cc:.
+# in To: not repeated in Cc:. A patch whose files no maintainer holds
+# but the series' own entry (the new header, list.h) goes To: its lists.
 address_lines() {
-	awk '
-		$1 == "to" { to[++nt] = substr($0, 4); is_to[tolower($2)] = 1 }
-		$1 == "cc" { cc[++nc] = substr($0, 4); key[nc] = tolower($2) }
+	awk "$AWK_ADDRESS_KEY"'
+		$1 == "to" { to[++nt] = substr($0, 4); is_to[address_key($0)] = 1 }
+		$1 == "cc" { cc[++nc] = substr($0, 4); key[nc] = address_key($0) }
 		END {
+			if (!nt) {
+				for (i = 1; i <= nc; i++) print "To: " cc[i]
+				exit
+			}
 			for (i = 1; i <= nt; i++) print "To: " to[i]
 			for (i = 1; i <= nc; i++) if (!(key[i] in is_to)) print "Cc: " cc[i]
 		}' "$1"
@@ -145,7 +165,7 @@ address_lines() {
 # with_headers PATCH LINES [BASE]: PATCH with LINES after its Date:
 # header, and, given BASE, a base-commit: line before its signature.
 with_headers() {
-	awk -v lines="$2" -v base="${3:-}" '
+	awk -v lines="$2" '
 		{ print }
 		/^Date: / && !done { while ((getline line < lines) > 0) print line; done = 1 }
 	' "$1" | if [ -n "${3:-}" ]; then
@@ -172,13 +192,14 @@ cover_version() {
 
 main() {
 	[ $# -eq 1 ] || usage
-	local outdir=$1 who version patch base scratch
+	local outdir=$1 who version patch base
 	version=${SERIES_VERSION:-$(cover_version)}
 	[ ! -e "$outdir" ] || die "$outdir exists" "name a directory that does not exist yet"
 	who=$(sender)
 	# get_maintainer.pl reads the series' MAINTAINERS: its worktree.
 	"$PROJECT_DIR/scripts/apply.sh" >&2
 	base=$(git -C "$TREE_DIR" rev-parse 'pristine^{commit}')
+	# Global: the EXIT trap runs after main has returned.
 	scratch=$(mktemp -d)
 	trap 'rm -rf "$scratch"' EXIT
 	local -a patches
@@ -189,7 +210,7 @@ main() {
 		[ -s "$scratch/$patch.rcpt" ] ||
 			die "get_maintainer.pl named no one for $patch" "run it by hand in $SERIES_DIR: perl scripts/get_maintainer.pl $PROJECT_DIR/patches/$patch"
 	done
-	cat "$scratch"/*.rcpt | awk '{ key = tolower($2) } !seen[key]++' >"$scratch/cover.all"
+	cat "$scratch"/*.rcpt | unique_addresses >"$scratch/cover.all"
 	mkdir -p "$outdir"
 	for patch in 0000-cover-letter.patch "${patches[@]}"; do
 		if [ "$patch" = 0000-cover-letter.patch ]; then
@@ -199,8 +220,8 @@ main() {
 			address_lines "$scratch/$patch.rcpt" >"$scratch/lines"
 			with_headers "$PROJECT_DIR/patches/$patch" "$scratch/lines"
 		fi | stamp "$who" "$version" >"$outdir/$patch"
-		if grep -Eq 'list-prefetch@localhost|list-prefetch (developers|lab)' "$outdir/$patch"; then
-			grep -En 'list-prefetch@localhost|list-prefetch (developers|lab)' "$outdir/$patch" >&2
+		if grep -Eq '@localhost|list-prefetch developers|list-prefetch lab <' "$outdir/$patch"; then
+			grep -En '@localhost|list-prefetch developers|list-prefetch lab <' "$outdir/$patch" >&2
 			die "$outdir/$patch still carries the placeholder identity (above)" \
 				"check the From:, Signed-off-by:, shortlog, copyright and MAINTAINERS lines of patches/$patch"
 		fi

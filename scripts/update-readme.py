@@ -127,6 +127,7 @@ PRODUCERS = {
     "report-all-run.txt": (CHECKS, "scripts/record-run.sh report-all-run make report-all"),
     "tiers.txt": (CHECKS, "the scripts/record-run.sh runs of make check and make check-all"),
     "summary.txt": (["scripts/lib/summary.py"], "make readme (after make check-all)"),
+    "status.txt": (["scripts/lib/status.py"], "make readme"),
 }
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
@@ -369,6 +370,32 @@ def write_summary(results, examples):
     shutil.copy(os.path.join(results, "summary.txt"), examples)
 
 
+def write_status(results, examples):
+    """status.txt: what the current results say (status.py), then what is
+    withdrawn and the command that remakes it."""
+    current, withdrawn = [], []
+    for name in PRODUCERS:
+        if name in ("tiers.txt", "summary.txt", "status.txt"):
+            continue
+        if not os.path.exists(os.path.join(examples, STAMP_OF.get(name, name))):
+            continue
+        (withdrawn if staleness(name, examples) else current).append(name)
+    project = subprocess.run(["bash", "-c", '. "$1/scripts/lib/lab.sh" && project_commit', "_", PROJECT],
+                             capture_output=True, text=True, check=False).stdout.strip() or "?"
+    date = subprocess.run(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"], capture_output=True,
+                          text=True, check=False).stdout.strip()
+    body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "status.py"),
+                           examples] + current, capture_output=True, text=True, check=True).stdout
+    lines = [f"# project {project}, {date}; command: make readme",
+             "What the current results say (each line read from its result):", body.rstrip()]
+    if withdrawn:
+        lines.append("Withdrawn until remade (their code changed since): "
+                     + "; ".join(f"{n} ({PRODUCERS[n][1]})" for n in sorted(withdrawn)))
+    with open(os.path.join(results, "status.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    shutil.copy(os.path.join(results, "status.txt"), examples)
+
+
 def main():
     check_only = sys.argv[1:] == ["--check"]
     only = set() if check_only else set(sys.argv[1:])
@@ -377,12 +404,13 @@ def main():
     if not check_only:
         os.makedirs(examples, exist_ok=True)
         for name in PRODUCERS:
-            if name in ("tiers.txt", "summary.txt") or (only and name not in only):
+            if name in ("tiers.txt", "summary.txt", "status.txt") or (only and name not in only):
                 continue
             if os.path.exists(os.path.join(results, name)):
                 adopt(os.path.join(results, name), os.path.join(examples, name))
         write_tiers(results, examples)
         write_summary(results, examples)
+        write_status(results, examples)
         # The series quotes results/examples/ too: written from the same copy.
         subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "series_figures.py"),
                         os.path.join(examples, "uml-bench.txt"), "--apply",
