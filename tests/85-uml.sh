@@ -24,7 +24,7 @@ test_uml_quick() {
 	local variant log walk form obj disasm
 	for variant in default switch; do
 		log=$RESULTS_DIR/uml-quick/boot-$variant.log
-		for walk in list lookup rcu skb tiny_rcu tcp_backlog blk_batch lru_reclaim; do
+		for walk in list lookup rcu skb skb_shuffled skb_links tiny_rcu tcp_backlog blk_batch lru_reclaim; do
 			grep -q "umlbench: walk=$walk " "$log" ||
 				{ echo "$variant: no $walk walk in $log"; return 1; }
 		done

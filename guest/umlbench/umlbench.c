@@ -24,7 +24,11 @@
  *           factor 1, half the keys present, each key waiting for a word
  *           of the last lookup's last line (a path walk's shape);
  *   rcu     list_for_each_entry_rcu under rcu_read_lock();
- *   skb     skb_queue_walk over real sk_buffs (alloc_skb()).
+ *   skb     skb_queue_walk over real sk_buffs (alloc_skb()), queued in
+ *           allocation order, reading len and truesize;
+ *   skb_shuffled  the same over as many more queued in a random order;
+ *   skb_links     the allocation-order queue's links alone: with
+ *           skb_shuffled, what tells why skb gains where list does not.
  *
  * And, with their sets given, the four open-coded walks the series
  * sweeps, each driven through the kernel's own code path (the walks at
@@ -157,10 +161,13 @@ static bool power_off = true;
 module_param(power_off, bool, 0444);
 MODULE_PARM_DESC(power_off, "power the kernel off when done");
 
-enum umlbench_walk { WALK_LIST, WALK_LIST_COPY, WALK_LOOKUP, WALK_RCU, WALK_SKB, NR_WALKS };
+enum umlbench_walk {
+	WALK_LIST, WALK_LIST_COPY, WALK_LOOKUP, WALK_RCU, WALK_SKB, WALK_SKB_SHUFFLED,
+	WALK_SKB_LINKS, NR_WALKS
+};
 
 static const char * const walk_names[NR_WALKS] = {
-	"list", "list_copy", "lookup", "rcu", "skb",
+	"list", "list_copy", "lookup", "rcu", "skb", "skb_shuffled", "skb_links",
 };
 
 /*
@@ -192,6 +199,7 @@ static void free_set(struct umlbench_set *s)
 	unsigned int i;
 
 	skb_queue_purge(&s->skbs);
+	skb_queue_purge(&s->skbs_shuffled);
 	for (i = 0; s->nodes && i < s->nr; i++)
 		if (s->nodes[i])
 			kmem_cache_free(s->cache, s->nodes[i]);
@@ -203,9 +211,11 @@ static void free_set(struct umlbench_set *s)
 static int build_set(struct umlbench_set *s, unsigned int kib)
 {
 	unsigned int i, skb_bytes = SKB_TRUESIZE(0);
+	struct sk_buff **skbs;
 
 	memset(s, 0, sizeof(*s));
 	skb_queue_head_init(&s->skbs);
+	skb_queue_head_init(&s->skbs_shuffled);
 	s->nr = max_t(unsigned int, 2, (u64)kib * 1024 / sizeof(struct umlbench_node));
 	s->bits = ilog2(s->nr);
 	s->cache = kmem_cache_create("umlbench_node", sizeof(struct umlbench_node), 0, 0, NULL);
@@ -240,14 +250,30 @@ static int build_set(struct umlbench_set *s, unsigned int kib)
 		if (!(i & 1023))
 			cond_resched();
 	}
-	return 0;
+	/* As many again, allocated after them, queued in a random order. */
+	skbs = kvcalloc(s->nr_skbs, sizeof(*skbs), GFP_KERNEL);
+	if (!skbs)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_skbs; i++) {
+		skbs[i] = alloc_skb(0, GFP_KERNEL);
+		if (!skbs[i])
+			break;
+	}
+	if (i == s->nr_skbs)
+		shuffle((void **)skbs, s->nr_skbs);
+	while (i--)
+		__skb_queue_tail(&s->skbs_shuffled, skbs[i]);
+	kvfree(skbs);
+	return skb_queue_len(&s->skbs_shuffled) == s->nr_skbs ? 0 : -ENOMEM;
 }
 
 /* What one walk of @kind must return, for the check. */
 static u64 expected_sum(struct umlbench_set *s, enum umlbench_walk kind)
 {
-	if (kind == WALK_SKB)
+	if (kind == WALK_SKB || kind == WALK_SKB_SHUFFLED)
 		return (u64)s->nr_skbs * skb_peek(&s->skbs)->truesize;
+	if (kind == WALK_SKB_LINKS)
+		return s->nr_skbs;
 	/* Lookups: checked against the hit share in time_sample(). */
 	return (u64)s->nr * (s->nr - 1) / 2;
 }
@@ -277,6 +303,14 @@ static int time_sample(struct umlbench_set *s, const struct umlbench_walks *w,
 			break;
 		case WALK_SKB:
 			sum = w->skb(s);
+			visited += s->nr_skbs;
+			break;
+		case WALK_SKB_SHUFFLED:
+			sum = w->skb_shuffled(s);
+			visited += s->nr_skbs;
+			break;
+		case WALK_SKB_LINKS:
+			sum = w->skb_links(s);
 			visited += s->nr_skbs;
 			break;
 		case WALK_LOOKUP:
@@ -346,7 +380,7 @@ static int bench_placement(unsigned int kib, unsigned int placement)
 				if (!ret)
 					pr_info("umlbench: walk=%s form=%s set_kib=%u nodes=%u placement=%u sample=%u ns_per_node=%llu.%03llu\n",
 						walk_names[kind], w->form, kib,
-						kind == WALK_SKB ? s.nr_skbs : s.nr, placement, i,
+						kind >= WALK_SKB ? s.nr_skbs : s.nr, placement, i,
 						x / 1000, x % 1000);
 				cond_resched();
 			}
@@ -851,6 +885,25 @@ static int backlog_region(void *ctx, u64 *ns, u64 *steps)
 }
 
 /*
+ * The built-in null_blk disk both block paths read, opened for reading;
+ * with a @holder, exclusively. @who names the path in the error.
+ */
+static struct file *nullb0_open(const char *who, void *holder)
+{
+	struct device *dev = class_find_device_by_name(&block_class, "nullb0");
+	dev_t devt;
+
+	if (!dev) {
+		pr_err("umlbench: %s: no nullb0 (CONFIG_BLK_DEV_NULL_BLK=y, null_blk.nr_devices=1)\n",
+		       who);
+		return ERR_PTR(-ENODEV);
+	}
+	devt = dev->devt;
+	put_device(dev);
+	return bdev_file_open_by_dev(devt, BLK_OPEN_READ, holder, NULL);
+}
+
+/*
  * blk_mq_end_request_batch(): polled reads of a null_blk disk (built in,
  * its poll queue, no scheduler), each a real bio with a page, completed
  * in the batches null_blk's poll forms (blk_mq_add_to_batch()), each
@@ -901,21 +954,12 @@ static int blk_batch_setup(void **ctx, unsigned int kib, unsigned int *nr)
 	struct blk_batch_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
 	size_t rq_bytes = round_up(sizeof(struct request), cache_line_size());
 	struct request_queue *q;
-	struct device *dev;
 	unsigned int i, depth;
-	dev_t devt;
 
 	if (!p)
 		return -ENOMEM;
 	*ctx = p;
-	dev = class_find_device_by_name(&block_class, "nullb0");
-	if (!dev) {
-		pr_err("umlbench: blk_batch: no nullb0 (CONFIG_BLK_DEV_NULL_BLK=y, null_blk.nr_devices=1)\n");
-		return -ENODEV;
-	}
-	devt = dev->devt;
-	put_device(dev);
-	p->bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ, p, NULL);
+	p->bdev_file = nullb0_open("blk_batch", p);
 	if (IS_ERR(p->bdev_file))
 		return PTR_ERR(p->bdev_file);
 	q = bdev_get_queue(file_bdev(p->bdev_file));
@@ -1071,8 +1115,6 @@ static int reclaim_setup(void **ctx, unsigned int kib, unsigned int *nr)
 	struct reclaim_path *p = kzalloc(sizeof(*p), GFP_KERNEL);
 	u64 ram = (u64)totalram_pages() << PAGE_SHIFT, read = 0;
 	unsigned long stolen;
-	struct device *dev;
-	dev_t devt;
 	int ret;
 
 	if (!p)
@@ -1083,18 +1125,11 @@ static int reclaim_setup(void **ctx, unsigned int kib, unsigned int *nr)
 		pr_err("umlbench: reclaim: this kernel has CONFIG_LRU_GEN\n");
 		return -EINVAL;
 	}
-	dev = class_find_device_by_name(&block_class, "nullb0");
-	if (!dev) {
-		pr_err("umlbench: reclaim: no nullb0 (CONFIG_BLK_DEV_NULL_BLK=y, null_blk.nr_devices=1)\n");
-		return -ENODEV;
-	}
-	devt = dev->devt;
-	put_device(dev);
 	/*
 	 * No holder: not exclusive, so blk_batch's open of the same disk,
 	 * whose fput() a kernel thread's context defers, does not refuse it.
 	 */
-	p->bdev_file = bdev_file_open_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
+	p->bdev_file = nullb0_open("reclaim", NULL);
 	if (IS_ERR(p->bdev_file))
 		return PTR_ERR(p->bdev_file);
 	p->size = bdev_nr_bytes(file_bdev(p->bdev_file));

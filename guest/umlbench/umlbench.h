@@ -30,7 +30,8 @@ struct umlbench_set {
 	struct list_head head;		/* every node, in a random order */
 	struct hlist_head *buckets;
 	unsigned int bits;
-	struct sk_buff_head skbs;
+	struct sk_buff_head skbs;	/* in allocation order */
+	struct sk_buff_head skbs_shuffled;	/* as many more, in a random order */
 	unsigned int nr_skbs;
 };
 
@@ -41,6 +42,8 @@ struct umlbench_walks {
 	u64 (*list_copy)(struct umlbench_set *s);	/* list's code again: the A/A */
 	u64 (*rcu)(struct umlbench_set *s);
 	u64 (*skb)(struct umlbench_set *s);
+	u64 (*skb_shuffled)(struct umlbench_set *s);
+	u64 (*skb_links)(struct umlbench_set *s);	/* the links alone */
 	unsigned int (*lookups)(struct umlbench_set *s, unsigned int n, u64 *state,
 				u64 *visited);
 };
