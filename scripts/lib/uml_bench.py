@@ -433,7 +433,7 @@ def iterator_table(boots, host):
     if all(sum(1 for b in r["builds"] if b) < 2 for r in results):
         print("one build only (the default kernel's): the code's placement is not"
               " checked, so no cell can say 'unstable' (make uml-bench boots three)")
-    print(f"{'walk':<7} {'set':>8} {'n':>4} {'off ns':>8} {'on ns':>8}  "
+    print(f"{'walk':<12} {'set':>8} {'n':>4} {'off ns':>8} {'on ns':>8}  "
           f"{'on / off [95% CI]':<24} {'verdict':<11} {'builds':<20} "
           f"{'moved / default (A/A)':<24} {'user space (make bench)':<34}")
     disagreements = []
@@ -443,7 +443,7 @@ def iterator_table(boots, host):
                    + f" {h['verdict']}" if h else "-")
         builds = "/".join(f"{b['ratio']:.3f}" if b else "-" for b in r["builds"])
         across = interval(r["across"]) if r["across"] else "-"
-        print(f"{r['walk']:<7} {size(r['kib']):>8} {r['n']:>4} {r['base_ns']:>8.2f} "
+        print(f"{r['walk']:<12} {size(r['kib']):>8} {r['n']:>4} {r['base_ns']:>8.2f} "
               f"{r['ns']:>8.2f}  {interval(r)}    {r['verdict']:<11} {builds:<20} "
               f"{across:<24} {hostcol}")
         if h and (r["ci_high"] < float(h["ci_low"]) or r["ci_low"] > float(h["ci_high"])):
