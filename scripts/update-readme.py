@@ -355,22 +355,32 @@ def pages():
         os.path.join(docs, n) for n in os.listdir(docs) if n.endswith(".md"))
 
 
-def write_summary(results, examples):
-    """summary.txt: the current boots and sizes (summary.py checks each)."""
-    # The stamp every result has: lab.sh's project_commit (+changes for
-    # changed or untracked files outside results/).
+def readme_stamp():
+    """The stamp of what make readme writes itself: lab.sh's project_commit
+    (+changes for changed or untracked files outside results/), as every
+    result has, and the date."""
     project = subprocess.run(["bash", "-c", '. "$1/scripts/lib/lab.sh" && project_commit', "_", PROJECT],
                              capture_output=True, text=True, check=False).stdout.strip() or "?"
     date = subprocess.run(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"], capture_output=True,
                           text=True, check=False).stdout.strip()
+    return f"# project {project}, {date}; command: make readme"
+
+
+def write_generated(results, examples, name, text):
+    """results/NAME, and its copy in results/examples/."""
+    with open(os.path.join(results, name), "w") as f:
+        f.write(text)
+    shutil.copy(os.path.join(results, name), examples)
+
+
+def write_summary(results, examples, stamp_line):
+    """summary.txt: the current boots and sizes (summary.py checks each)."""
     body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "summary.py"), results],
                           capture_output=True, text=True, check=False).stdout
-    with open(os.path.join(results, "summary.txt"), "w") as f:
-        f.write(f"# project {project}, {date}; command: make readme\n{body}")
-    shutil.copy(os.path.join(results, "summary.txt"), examples)
+    write_generated(results, examples, "summary.txt", f"{stamp_line}\n{body}")
 
 
-def write_status(results, examples):
+def write_status(results, examples, stamp_line):
     """status.txt: what the current results say (status.py), then what is
     withdrawn and the command that remakes it."""
     current, withdrawn = [], []
@@ -380,20 +390,14 @@ def write_status(results, examples):
         if not os.path.exists(os.path.join(examples, STAMP_OF.get(name, name))):
             continue
         (withdrawn if staleness(name, examples) else current).append(name)
-    project = subprocess.run(["bash", "-c", '. "$1/scripts/lib/lab.sh" && project_commit', "_", PROJECT],
-                             capture_output=True, text=True, check=False).stdout.strip() or "?"
-    date = subprocess.run(["date", "-u", "+%Y-%m-%dT%H:%M:%SZ"], capture_output=True,
-                          text=True, check=False).stdout.strip()
     body = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "status.py"),
                            examples] + current, capture_output=True, text=True, check=True).stdout
-    lines = [f"# project {project}, {date}; command: make readme",
-             "What the current results say (each line read from its result):", body.rstrip()]
+    lines = [stamp_line, "What the current results say (each line read from its result):",
+             body.rstrip()]
     if withdrawn:
         lines.append("Withdrawn until remade (their code changed since): "
                      + "; ".join(f"{n} ({PRODUCERS[n][1]})" for n in sorted(withdrawn)))
-    with open(os.path.join(results, "status.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    shutil.copy(os.path.join(results, "status.txt"), examples)
+    write_generated(results, examples, "status.txt", "\n".join(lines) + "\n")
 
 
 def main():
@@ -409,8 +413,9 @@ def main():
             if os.path.exists(os.path.join(results, name)):
                 adopt(os.path.join(results, name), os.path.join(examples, name))
         write_tiers(results, examples)
-        write_summary(results, examples)
-        write_status(results, examples)
+        stamp_line = readme_stamp()
+        write_summary(results, examples, stamp_line)
+        write_status(results, examples, stamp_line)
         # The series quotes results/examples/ too: written from the same copy.
         subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "series_figures.py"),
                         os.path.join(examples, "uml-bench.txt"), "--apply",
