@@ -411,7 +411,8 @@ static int bench_set(unsigned int kib)
 
 /*
  * The swept paths. Each has a setup that sizes it from its set, a
- * prepare that builds its nodes (untimed), a region that, once they are
+ * prepare that builds its nodes (untimed; none for reclaim, whose nodes
+ * are the page cache its region reads), a region that, once they are
  * aged, runs the path's real work over them and says how long it took
  * and how many steps it made, and a teardown. A region's result is
  * checked: every node reached the path's handler exactly once.
@@ -1159,12 +1160,6 @@ static int reclaim_setup(void **ctx, unsigned int kib, unsigned int *nr)
 	return 0;
 }
 
-/* Nothing to build: the page cache read before is the LRU the region reclaims. */
-static int reclaim_prepare(void *ctx)
-{
-	return 0;
-}
-
 static int reclaim_region(void *ctx, u64 *ns, u64 *steps)
 {
 	struct reclaim_path *p = ctx;
@@ -1196,7 +1191,7 @@ static const struct umlbench_path paths[] = {
 	{ .name = "blk_batch", .setup = blk_batch_setup, .prepare = blk_batch_prepare,
 	  .region = blk_batch_region, .teardown = blk_batch_teardown,
 	  .sets = batch_sets, .nr_sets = &nr_batch_sets },
-	{ .name = "lru_reclaim", .setup = reclaim_setup, .prepare = reclaim_prepare,
+	{ .name = "lru_reclaim", .setup = reclaim_setup,
 	  .region = reclaim_region, .teardown = reclaim_teardown,
 	  .sets = reclaim_sets, .nr_sets = &nr_reclaim_sets },
 };
@@ -1282,7 +1277,7 @@ static int bench_regions(const struct umlbench_path *path, void *ctx, unsigned i
 			const char *form = enter_state(placement * PATH_SAMPLES_MAX + i, k);
 			u64 ns = 0, steps = 0, x;
 
-			ret = path->prepare(ctx);
+			ret = path->prepare ? path->prepare(ctx) : 0;
 			if (ret)
 				break;
 			age_nodes();

@@ -62,18 +62,27 @@ u64 walk_rcu(struct umlbench_set *s)
 }
 
 /*
- * The sk_buff queue walk, over skbs in allocation order (the order a
- * queue fed by one allocator builds): consecutive slab objects, each
- * read in two lines besides its link (len, truesize).
+ * The sk_buff queue walk: each skb read in two lines besides its link
+ * (len, truesize). Inlined into each walker, so every walker's loop is
+ * its own code.
  */
-static noinline u64 walk_skb(struct umlbench_set *s)
+static __always_inline u64 walk_skb_queue(struct sk_buff_head *queue)
 {
 	struct sk_buff *skb;
 	u64 sum = 0;
 
-	skb_queue_walk(&s->skbs, skb)
+	skb_queue_walk(queue, skb)
 		sum += skb->len + skb->truesize;
 	return sum;
+}
+
+/*
+ * Over skbs in allocation order (the order a queue fed by one allocator
+ * builds): consecutive slab objects.
+ */
+static noinline u64 walk_skb(struct umlbench_set *s)
+{
+	return walk_skb_queue(&s->skbs);
 }
 
 /*
@@ -85,12 +94,7 @@ static noinline u64 walk_skb(struct umlbench_set *s)
  */
 static noinline u64 walk_skb_shuffled(struct umlbench_set *s)
 {
-	struct sk_buff *skb;
-	u64 sum = 0;
-
-	skb_queue_walk(&s->skbs_shuffled, skb)
-		sum += skb->len + skb->truesize;
-	return sum;
+	return walk_skb_queue(&s->skbs_shuffled);
 }
 
 static noinline u64 walk_skb_links(struct umlbench_set *s)
