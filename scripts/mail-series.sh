@@ -14,10 +14,11 @@
 # Each patch gets To: and Cc: lines from the kernel's own
 # scripts/get_maintainer.pl, run in the series worktree (whose
 # MAINTAINERS holds the series' entry): maintainers and supporters To:,
-# reviewers and lists Cc:. On top, the KUnit suites (0011-0013) Cc the
-# KUnit framework's maintainers and lists, and the swept sites (0007-0010),
-# whose prefetch every architecture with its own prefetch() runs, Cc
-# linux-arch and those architectures' lists. The cover letter goes to
+# reviewers and lists Cc:. On top, a patch to a KUnit test file Cc's the
+# KUnit framework's maintainers and lists, and a patch that sweeps a
+# site (takes a prefetch() out of a .c file: none in the series as the
+# lab decided it, see docs/series.md), whose prefetch every architecture
+# with its own prefetch() runs, Cc's linux-arch and those architectures' lists. The cover letter goes to
 # all of them, and ends with the base-commit: of the pristine tree
 # (scripts/tree.sh: Debian's source package as one commit, dated by its
 # changelog, so the same on every machine).
@@ -118,11 +119,21 @@ recipients() {
 	local patch=$1 extra=$2
 	{
 		get_maintainer "$patch" | addresses_of to
-		case "$(basename "$patch")" in
-		0011-* | 0012-* | 0013-*) cat "$extra/kunit" ;;
-		0007-* | 0008-* | 0009-* | 0010-*) cat "$extra/arches" ;;
-		esac
+		! adds_kunit_tests "$patch" || cat "$extra/kunit"
+		! sweeps_a_site "$patch" || cat "$extra/arches"
 	} | unique_addresses
+}
+
+# adds_kunit_tests PATCH: whether PATCH changes a KUnit test file
+# (KUNIT_TEST_FILES).
+adds_kunit_tests() {
+	grep -Eq '^\+\+\+ b/.*(-test|_test|_kunit)\.c$' "$1"
+}
+
+# sweeps_a_site PATCH: whether PATCH takes a prefetch out of C code
+# (a swept site: 'list_prefetch' in its place), not a header's iterator.
+sweeps_a_site() {
+	awk '/^\+\+\+ b\// { c = ($2 ~ /\.c$/) } c && /^-.*[^a-z_]prefetchw?\(/ { found = 1 } END { exit !found }' "$1"
 }
 
 # extra_recipients DIR: DIR/kunit, the KUnit framework's maintainers and

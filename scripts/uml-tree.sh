@@ -3,9 +3,11 @@
 # uml-tree.sh - the source trees of the User-Mode Linux builds: worktrees
 # of the pristine tree (um-vanilla) and of the series (um-series), each
 # with guest/umlbench/umlbench.c built into lib/, and the series one
-# with the lab's own patches for UML (lab/um/*.patch: ARCH_HAS_LIST_PREFETCH
-# on UML, which the series does not propose). Remade only when one of
-# those inputs changed. Run after scripts/apply.sh.
+# with the patches held back from it (patches/held/: the swept sites the
+# bench times, so it can time them again) and the lab's own patches for
+# UML (lab/um/*.patch: ARCH_HAS_LIST_PREFETCH on UML, which the series
+# does not propose). Remade only when one of those inputs changed. Run
+# after scripts/apply.sh.
 set -euo pipefail
 # shellcheck source=scripts/lib/lab.sh
 . "$(dirname "$0")/lib/lab.sh"
@@ -52,7 +54,9 @@ main() {
 	require_series_tree
 	stage_start "uml trees"
 	make_um_tree um-vanilla "$TREE_DIR"
-	make_um_tree um-series "$SERIES_DIR" "$PROJECT_DIR"/lab/um/*.patch
+	local -a held
+	mapfile -t held < <(held_files)
+	make_um_tree um-series "$SERIES_DIR" "${held[@]}" "$PROJECT_DIR"/lab/um/*.patch
 	stage_end
 }
 

@@ -67,7 +67,7 @@ BENCH = ["bench", "scripts/bench.sh", "scripts/lib/bench_runs.py", "scripts/lib/
 SIZES = ["scripts/sizes.sh", "scripts/count-prefetches.sh", "scripts/lib/alt_prefetches.py"]
 CODEGEN = ["scripts/codegen.sh", "scripts/lib/codegen_check.py"]
 # What makes the UML timings.
-UML = SERIES_KERNEL + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh",
+UML = ["patches:lab", "configs"] + CHECKER_CONFIGS + ["guest/umlbench", "lab/um", "scripts/uml-bench.sh",
                        "scripts/lib/uml_bench.py", "scripts/uml-tree.sh", "scripts/lib/verdicts.py"]
 # What each quoted result depends on, and the command that remakes it.
 PRODUCERS = {
@@ -230,17 +230,20 @@ def outdated(commit, paths):
     if changed:
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
         return f"before {', '.join(changed[:3])}{more} changed"
-    for form, (unbuilt_too, tests_too) in SERIES_FORMS.items():
-        if form in paths and series_code(commit, unbuilt_too, tests_too) != \
-                series_code("HEAD", unbuilt_too, tests_too):
-            return "before the series' code changed"
+    for form, (unbuilt_too, tests_too, held_too) in SERIES_FORMS.items():
+        if form in paths and series_code(commit, unbuilt_too, tests_too, held_too) != \
+                series_code("HEAD", unbuilt_too, tests_too, held_too):
+            return "before the series' code changed" + (" (or the held patches')" if held_too else "")
     return None
 
 
 # How a result names the series, and what of it counts: (the files no
-# build reads, the KUnit test files).
-SERIES_FORMS = {"patches": (False, True), "patches:all": (True, True),
-                "patches:kernel": (False, False)}
+# build reads, the KUnit test files, the patches held back from the series
+# in patches/held/). The audit and the UML bench kernels take the held
+# patches on top of the series: for them the series and the held patches
+# count as one set of patches, whichever side of the line a patch is on.
+SERIES_FORMS = {"patches": (False, True, False), "patches:all": (True, True, True),
+                "patches:kernel": (False, False, False), "patches:lab": (False, False, True)}
 
 
 COMMENT = re.compile(r"^[-+]\s*(/\*.*|\*.*|\*/\s*|//.*)?$")
@@ -282,16 +285,21 @@ def code_lines(diff, unbuilt_too=False, tests_too=True):
     return "\n".join(out)
 
 
-def series_code(rev, unbuilt_too=False, tests_too=True):
+def series_code(rev, unbuilt_too=False, tests_too=True, held_too=False):
     """The series at REV as code: each patch's diff, without its message
-    or comments (code_lines())."""
+    or comments (code_lines()). With HELD_TOO, the patches of patches/held/
+    too, and the patches' code in an order of its own (sorted): moving a
+    patch between the series and the held ones changes no code built
+    from both."""
     names = git("ls-tree", "--name-only", rev, "patches/").stdout.split()
+    if held_too:
+        names += git("ls-tree", "--name-only", rev, "patches/held/").stdout.split()
     code = []
     for name in sorted(n for n in names if n.endswith(".patch") and "/0000-" not in n):
         text = git("show", f"{rev}:{name}").stdout
         start = text.find("\ndiff --git ")
         code.append(code_lines(text[start:], unbuilt_too, tests_too) if start >= 0 else "")
-    return "\n".join(code)
+    return "\n".join(sorted(code) if held_too else code)
 
 
 def tiers_staleness(examples):

@@ -181,11 +181,11 @@ test_uml_bench_pairs_and_decides() {
 	grep -Eq '^lookup +64 MiB +24 .* 0\.949 \[0\.949,0\.949\] +faster' "$dir/out.txt" ||
 		{ echo "uml_bench.py: want lookup 0.949 (both placements), faster"; return 1; }
 	if ! { grep -Eq '^tiny_rcu +256 KiB +8 .* 0\.900 \[[0-9.]+,[0-9.]+\] \[[0-9.]+,[0-9.]+\] +faster +1\.000 ' "$dir/out.txt" &&
-		grep -Eq '^patch 07 rcu: tiny: the prefetch pays at 256 KiB: keep it' "$dir/out.txt" &&
-		grep -Eq '^patch 09 blk-mq: the prefetch pays nowhere \(256 KiB equivalent\): the removal stands' "$dir/out.txt" &&
-		grep -Eq '^patch 10 mm: vmscan: the prefetch pays nowhere \(256 KiB equivalent\): the removal stands' "$dir/out.txt" &&
+		grep -Eq "^patch 'rcu: tiny': the prefetch pays at 256 KiB: keep it" "$dir/out.txt" &&
+		grep -Eq "^patch 'blk-mq': the prefetch pays nowhere \(256 KiB equivalent\): the removal stands" "$dir/out.txt" &&
+		grep -Eq "^patch 'mm: vmscan': the prefetch pays nowhere \(256 KiB equivalent\): the removal stands" "$dir/out.txt" &&
 		grep -Eq '^A/A controls \(swept paths\): 3 of 3 read 1.000' "$dir/out.txt" &&
-		! grep -Eq '^(backlog|patch 08)' "$dir/out.txt"; }; then
+		! grep -Eq "^(backlog|patch 'net: sock')" "$dir/out.txt"; }; then
 		echo "uml_bench.py: want tiny_rcu's prefetch kept, blk_batch's removal standing, lru_reclaim's removal standing, v1's backlog deciding nothing, the paths' controls passed"
 		return 1
 	fi
@@ -196,7 +196,7 @@ test_uml_bench_pairs_and_decides() {
 	cp "$dir"/boot-*.log "$dir/no-control/"
 	sed -i '/form=on_again/d' "$dir"/no-control/boot-*-switch.log
 	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/no-control" >"$dir/no-control/out.txt"
-	grep -Fq 'patch 07 rcu: tiny: not decided (256 KiB undecided (no A/A control in these boots)): not sent as measured' "$dir/no-control/out.txt" ||
+	grep -Fq "patch 'rcu: tiny': not decided (256 KiB undecided (no A/A control in these boots)): not sent as measured" "$dir/no-control/out.txt" ||
 		{ echo "uml_bench.py: without the A/A control, tiny_rcu's 0.900 was decided"; return 1; }
 	# on_again 12 % off either way, boot by boot (4 boots each): the
 	# control passes (median 1.005, its sign test silent), but its floor
@@ -209,8 +209,8 @@ test_uml_bench_pairs_and_decides() {
 			"$log" >"$dir/scattered/$(basename "$log")"
 	done
 	python3 "$PROJECT_DIR/scripts/lib/uml_bench.py" "$dir/scattered" >"$dir/scattered/out.txt"
-	if ! grep -Eq '^patch 07 rcu: tiny: not decided \(256 KiB undecided \(faster, within the A/A floor \(1[12]\.[0-9] %\)\)\)' "$dir/scattered/out.txt"; then
-		grep -E '^(tiny_rcu|patch 07)' "$dir/scattered/out.txt"
+	if ! grep -Eq "^patch 'rcu: tiny': not decided \(256 KiB undecided \(faster, within the A/A floor \(1[12]\.[0-9] %\)\)\)" "$dir/scattered/out.txt"; then
+		grep -E "^(tiny_rcu|patch 'rcu: tiny')" "$dir/scattered/out.txt"
 		echo "uml_bench.py: with on_again scattered +-12 %, tiny_rcu's 10 % gain was decided"
 		return 1
 	fi

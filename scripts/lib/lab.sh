@@ -393,7 +393,7 @@ source_dir() {
 lab_tree() {
 	local name=$1 base_repo=$2 dir stamp
 	shift 2
-	dir=$LIST_PREFETCH_CACHE/tree/$name
+	dir=$(lab_tree_dir "$name")
 	stamp=$({ git -C "$base_repo" rev-parse 'HEAD^{tree}'; [ $# -eq 0 ] || cat "$@"; } |
 		inputs_hash /dev/stdin)
 	if [ -f "$dir/.lp-um-base" ] && [ "$(cat "$dir/.lp-um-base")" = "$stamp" ]; then
@@ -412,6 +412,11 @@ lab_tree() {
 		die "a lab patch no longer applies to $(basename "$base_repo") (${1%/*}/)" \
 			"rebase it: git am it in a worktree of $base_repo, fix, format-patch it back into ${1%/*}/"
 	echo "$stamp" >"$dir/.lp-um-base"
+}
+
+# lab_tree_dir NAME: where lab_tree NAME makes its tree.
+lab_tree_dir() {
+	echo "$LIST_PREFETCH_CACHE/tree/$1"
 }
 
 build_dir() {
@@ -439,12 +444,21 @@ inputs_hash() {
 	cat "$@" | sha256sum | cut -c1-16
 }
 
+# series_files [DIR]: the patches of DIR (patches/: the series), in the
+# order of its series file.
 series_files() {
-	local name
+	local dir=${1:-$PROJECT_DIR/patches} name
 	while read -r name; do
 		case "$name" in '' | '#'*) continue ;; esac
-		echo "$PROJECT_DIR/patches/$name"
-	done <"$PROJECT_DIR/patches/series"
+		echo "$dir/$name"
+	done <"$dir/series"
+}
+
+# held_files: the patches held back from the series (patches/held/: the
+# swept sites the lab measured and did not send), in order. They apply
+# on top of the series; the UML bench kernels and the audit take them.
+held_files() {
+	series_files "$PROJECT_DIR/patches/held"
 }
 
 # series_tree_id [TREE]: the git tree of pristine with the series applied

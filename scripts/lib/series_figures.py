@@ -4,18 +4,22 @@
 
   series_figures.py RESULT              print every section made from RESULT
   series_figures.py RESULT --apply DIR  write them into the series in DIR
+  series_figures.py RESULT --placement DIR
+                                        exit 1 unless each sweep patch is where
+                                        RESULT's decision puts it: the series
+                                        (DIR) if its removal stands, else DIR/held
 
 RESULT is results/uml-bench.txt (make uml-bench). The cover letter also
 quotes each result beside it that a source line of its own names,
 '  (results/examples/NAME, project COMMIT, DATE)': all of QUOTES
-(codegen, sizes, include graph, KCSAN, the x86_64 bisect), as the file
+(codegen, sizes, KCSAN, the x86_64 bisect, the host bench's verdict), as the file
 holds it or the part QUOTES keeps, and the bisect record of any other
 configuration, its tally (bisect_part); each indented, between the
 paragraph that introduces it and its source line. The cover letter's
 section runs from its first line (FIRST) to 'Not measured:'; each patch
-that sweeps a path (07-10) has a block from 'Measured natively:' to the
-blank line before 'The workload:' (or, where it has none yet, one is put
-before 'The workload:'). The test that the series cites the quoted
+that sweeps a path (SWEPT, in the series or held back) has a block
+from 'Measured natively:' to the blank line before 'The workload:'
+(or, where it has none yet, one is put before 'The workload:'). The test that the series cites the quoted
 result compares both with what this makes.
 """
 import glob
@@ -28,13 +32,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uml_bench import SWEPT  # noqa: E402  (the patch of each swept path)
 
 FIRST = "The kernel's own code on the real CPU:"
+# checkpatch's width for a message, the cover letter's too.
+WIDTH = 75
 MEASURED = "Measured on the real CPU, under User-Mode Linux:"
 # How v1's blocks began: replaced by MEASURED's when the patch is rewritten.
 MEASURED_V1 = "Measured natively:"
 WORKLOAD = "The workload:"
-# The swept path of each patch, as uml_bench.py names it (its SWEPT,
-# whose values are how its decision lines name the patch).
-PATCHES = {name.split()[0]: path for path, name in SWEPT.items()}
+# The patch of each swept path is found by its subject (SWEPT's values,
+# as the decision lines name it), in the series or among the held ones.
 # How a run heads its swept paths' table, timed within one boot (the
 # switch kernel): runs before it decide no sweep patch, and are refused.
 WITHIN_BOOT = "A/A within each boot:"
@@ -46,46 +51,67 @@ def run_of(txt):
     return " and ".join(os.path.basename(b.rstrip("/")) for b in boots.split(","))
 
 
+def wrap(text, indent="", width=WIDTH):
+    """TEXT filled to WIDTH columns (checkpatch's 75 for a message), its
+    lines after the first indented by INDENT too."""
+    return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def short_decision(line):
+    """A decision line of the result in short: an undecided patch's sets,
+    the widths of their intervals and the boots +-1 % would take."""
+    m = re.match(r"^patch ('[^']+'): not decided \((.*)\): not sent as measured", line)
+    cells = re.findall(r"(\d+ [KM]iB) undecided \(([\d.]+) %, ~(\d+) boots", m.group(2)) if m else []
+    if not m or not cells:
+        return line.replace(" (the RFC list, docs/series.md)", "")
+    widths = sorted(float(c[1]) for c in cells)
+    boots = sorted(int(c[2]) for c in cells)
+    return (f"patch {m.group(1)}: undecided at {', '.join(c[0] for c in cells)} (intervals "
+            f"{widths[0]:.1f}-{widths[-1]:.1f} % wide; ~{boots[0]}-{boots[-1]} boots "
+            "for +-1 %): held back" if len(cells) > 1 else
+            f"patch {m.group(1)}: undecided at {cells[0][0]} (its interval {widths[0]:.1f} % "
+            f"wide; ~{boots[0]} boots for +-1 %): held back")
+
+
 def section(txt):
+    """The cover letter's in-kernel section: the iterators' headline cells
+    (each walk at its largest set; the whole table is in the result), how
+    many of them are within +-1 % and the verdicts' tally, then the
+    decision of each sweep patch."""
     run = run_of(txt)
     lines = txt.splitlines()
-    rows = []
+    largest = {}
     for line in lines:
-        if re.match(r"^(list|lookup|rcu|skb)\s+\d+ [KM]iB", line):
-            f = line.split()
-            # walk, set, unit, n, off ns, on ns, ratio, [CI], verdict, builds
-            rows.append(f"  {f[0]:<7} {f[1] + ' ' + f[2]:>8} {f[4]:>7} {f[5]:>7}  "
-                        f"{f[6]} {f[7]:<15} {f[8]:<11} {f[9]}")
-    pick = [next(x for x in lines if x.startswith(p))
-            for p in ("precision (iterators)", "precision (headline", "verdicts (iterators",
-                      "in-kernel and user-space") if any(x.startswith(p) for x in lines)]
-    decisions = [x for x in lines if x.startswith("patch ")]
+        m = re.match(r"^(list|lookup|rcu|skb)\s+(\d+) ([KM])iB", line)
+        if m:
+            kib = int(m.group(2)) * (1024 if m.group(3) == "M" else 1)
+            if kib >= largest.get(m.group(1), (0, ""))[0]:
+                largest[m.group(1)] = (kib, line)
+    rows = []
+    for _, line in largest.values():
+        f = line.split()
+        # walk, set, unit, n, off ns, on ns, ratio, [CI], verdict, builds
+        rows.append(f"  {f[0]:<7} {f[1] + ' ' + f[2]:>7} {f[4]:>7} {f[5]:>7}  {f[6]} {f[7]:<15} {f[8]}")
+    pick = [next(x for x in lines if x.startswith(p)).split("; wider:")[0]
+            for p in ("precision (headline",) if any(x.startswith(p) for x in lines)]
+    decisions = [short_decision(x) for x in lines if x.startswith("patch ")]
     if WITHIN_BOOT not in txt:
         raise SystemExit("series_figures: the result times no swept path within one boot"
                          " (a run before the switch kernel): make uml-bench")
     moved = "moved / default" in txt
-    intro = (f"{FIRST} User-Mode Linux kernels of the series (x86_64 host, the CPU above, "
-             f"one CPU, mem=1536M, 4 KiB pages; 'make uml-bench', lab run {run}). The "
-             "iterators are compiled by the kernel's build in both forms into the same kernel "
-             "(the option unset and set), and each boot times both over the same slab objects "
-             "in a random order, sample by sample; the boots of "
-             + ("three kernels (the default's, the on one's and the default's built again "
-                "with its code moved: three builds" if moved else
-                "two kernels (the default's and the on one's: two builds")
-             + ', "unstable" where they disagree); on / off, median of the boots\' ratios '
-             "[95 % CI], FDR 5 %:")
-    return textwrap.fill(intro, 72, break_on_hyphens=False) + """
-
-  walk         set  off ns   on ns  on / off [95 % CI]    verdict     builds
-""" + "\n".join(rows) + "\n" + "\n".join("  " + p for p in pick) + """
-
-""" + textwrap.fill(
-        "The four swept walks (patches 7-10), each driven through its own code path "
-        "in a UML kernel of the series whose list prefetches sit behind a run-time flag,"
-        " timed with the flag on, off and on again within each boot"
-        " (Tiny RCU callbacks, a TCP socket's backlog released, a blk-mq batch completed,"
-        " reclaim under memory pressure; each patch has its figures and its workload). What they"
-        " decide:", 72, break_on_hyphens=False) + "\n\n" + "\n".join("  " + d for d in decisions) + "\n\n"
+    intro = (f"{FIRST} UML on {cpu_label(txt)} (make uml-bench, run {run}). "
+             "Each boot times the iterators built both ways into one kernel, over the "
+             "same slab objects; "
+             + ("three builds (default, on, default moved)" if moved else "two builds")
+             + "; on / off, median of the boots [95 % CI], each at its largest set:")
+    return (wrap(intro) + "\n\n  walk        set  off ns   on ns  on / off [95 % CI]    verdict\n"
+            + "\n".join(rows) + "\n"
+            + "\n".join(wrap(p, "  ") for p in pick) + "\n\n"
+            + wrap("The four open-coded walks through their real work (callbacks freeing "
+                   "objects, a TCP backlog, null_blk bios, reclaim under pressure), the "
+                   "prefetch behind a flag timed on, off and on again in each boot:")
+            + "\n\n" + "\n".join(wrap(d, "  ") for d in decisions) + "\n\n")
 
 
 def interval_at(tokens, i):
@@ -128,7 +154,7 @@ def cpu_label(txt):
 def decided_line(txt, path):
     """The result's decision of the patch that sweeps PATH, as the
     message words it."""
-    m = re.search(rf"^patch {re.escape(SWEPT[path])}: (.*)$", txt, re.M)
+    m = re.search(rf"^patch '{re.escape(SWEPT[path])}': (.*)$", txt, re.M)
     if not m:
         raise SystemExit(f"series_figures: the result decides nothing of patch {SWEPT[path]}")
     # A wrapped line must not start with '+' or '-' (a diff's marks).
@@ -164,26 +190,80 @@ def patch_block(txt, path):
 
 
 def sizes_part(lines):
-    """Of a sizes result: size's table, the deltas, bloat-o-meter's
-    summaries (without the per-function rows) and the prefetch counts."""
-    out, para = [], []
+    """Of a sizes result: bloat-o-meter's change of each step, and the
+    prefetch instructions of each build (the tables are in the file)."""
+    out, para, counts = [], [], []
     for line in lines + [""]:
         if line.strip():
             para.append(line)
             continue
         first = para[0] if para else ""
-        if first.lstrip().startswith("text ") or first.startswith("vanilla -> "):
-            out += para + [""]
-        elif first.startswith("bloat-o-meter "):
-            keep = [first] + [x for x in para if x.startswith("add/remove:")]
-            keep += list(dict.fromkeys(x for x in para if x.startswith("Total:")))
-            out += keep + [""]
+        if first.startswith("bloat-o-meter "):
+            a, b = (x.replace("vmlinux-", "") for x in first.split()[-2:])
+            change = re.search(r"\((-?\d+)\)$", next((x for x in para if x.startswith("add/remove:")), ""))
+            total = next((x for x in para if x.startswith("Total:")), "")
+            chg = re.search(r"chg (\S+)", total)
+            if change and chg:
+                out.append(f"bloat-o-meter {a} -> {b}: {int(change.group(1)):+d} B ({chg.group(1)})")
         elif first.startswith("prefetch instructions"):
-            table = [x for x in para if not x.startswith("(")]
-            out += table[:table.index("by section:")] if "by section:" in table else table
-            out += [""]
+            counts = [f"{x.split()[0]} {x.split()[1]}" for x in para[2:]
+                      if re.match(r"^\s*\S+\s+\d+\s", x)]
         para = []
-    return out[:-1]
+    if counts:
+        out.append("prefetch instructions: " + ", ".join(counts))
+    return out
+
+
+def codegen_part(lines):
+    """Of a codegen result: its verdict, the swept functions' prefetches
+    if any, and what failed (the table is in the file)."""
+    objects = [x for x in lines if re.match(r"^  \S+\.o\s+\d+", x)]
+    keep = [f"{len(objects)} objects compared ("
+            f"{sum('[untouched]' not in x for x in objects)} of them modified by the series)"]
+    keep += [x.strip() for x in lines if x.strip().startswith("FAIL:")]
+    keep += [x for x in lines if x.startswith("verdict:")]
+    return [w for x in keep for w in wrap(x, width=WIDTH - 2).splitlines()]
+
+
+def kcsan_part(lines):
+    """Of a KCSAN table: one line per kernel (its result, KUnit's tally,
+    rcutorture's end and the KCSAN reports)."""
+    out, kernel = [], None
+
+    def flush():
+        if kernel:
+            out.extend(wrap(", ".join(kernel), width=WIDTH - 2).splitlines())
+
+    for line in lines:
+        m = re.match(r"^  (\S+)\s+(\S+)\s+LIST_PREFETCH=(\S)\s+(\S+)\s+splats (\d+)\s+KUnit passed/failed: (.*)",
+                     line)
+        if m:
+            flush()
+            counts = [tuple(map(int, x.split("/"))) for x in re.findall(r"\d+/\d+", m.group(6))]
+            kernel = [f"{m.group(1)} {m.group(2)}: {m.group(4)}"
+                      + (f", {m.group(5)} splats" if m.group(5) != "0" else ""),
+                      f"KUnit {sum(c[0] for c in counts)}/{sum(c[1] for c in counts)}"]
+        elif kernel and "rcutorture: End of test:" in line:
+            kernel.append("rcutorture " + line.split("End of test:")[1].split()[0])
+        elif kernel and "KCSAN data-race reports:" in line:
+            new = re.search(r"(\d+) new\)", line)
+            kernel.append(f"KCSAN {new.group(1) if new else '?'} new")
+    flush()
+    return out
+
+
+def verdict_part(lines):
+    """Of the host bench's verdict: where an iterator's prefetch pays,
+    where it costs, and what that says of the default (the regimes and
+    the rest are in the file)."""
+    text = " ".join(x.strip() for x in lines)
+    keep = [x for x in re.split(r"(?<=[.])\s+", text)
+            if x.startswith(("Where an iterator's prefetch pays", "Where it costs",
+                             "x86_64's default"))]
+    if len(keep) != 3:
+        raise SystemExit("series_figures: the verdict does not say where an iterator's "
+                         "prefetch pays, where it costs and what of the default")
+    return wrap(" ".join(keep), width=WIDTH - 2).splitlines()
 
 
 def runs_of_values(steps):
@@ -195,36 +275,38 @@ def runs_of_values(steps):
             runs[-1][1] = step
         else:
             runs.append([step, step, value])
-    return [f"{v} at step {a}" if a == b else f"{v} at steps {a}-{b}" for a, b, v in runs]
+    return [f"{v} at {a}" if a == b else f"{v} at {a}-{b}" for a, b, v in runs]
 
 
 def bisect_part(lines):
-    """Of a bisect record of one more configuration: its config and
-    compiler lines, the tally of its steps per variant, and every step
-    that did not build (the x86_64 record is quoted whole)."""
+    """Of a bisect record: its configuration and compiler, the tally of
+    its steps per variant, and every step that did not build."""
     rows = [x.split() for x in lines if re.match(r"^(ok|FAILED)\s+\d+ ", x)]
     if not rows:
         raise SystemExit("series_figures: a bisect record without a step")
+    config = re.match(r"^Bisect build: (\S+ \S+) config", lines[0])
+    compiler = [w for w in lines[1].split() if "gcc" in w or "clang" in w][:1] + lines[1].split()[-1:]
     tally = []
     for variant in dict.fromkeys(r[2] for r in rows):
         mine = [r for r in rows if r[2] == variant]
         ok = sum(r[0] == "ok" for r in mine)
-        tally.append(f"{variant}: {ok} of {len(mine)} steps build, LIST_PREFETCH "
-                     + ", ".join(runs_of_values([(int(r[1]), r[3]) for r in mine])))
+        tally.append(f"{variant} {ok} of {len(mine)} build ("
+                     + ", ".join(runs_of_values([(int(r[1]), r[3]) for r in mine])) + ")")
     failed = [x for x in lines if x.startswith("FAILED")]
-    return lines[:2] + ["; ".join(tally)] + failed
+    head = f"{config.group(1) if config else '?'}, {' '.join(compiler)}: "
+    return wrap(head + "; ".join(tally), width=WIDTH - 2).splitlines() + failed
 
 
 # The results the cover letter quotes, and the part of each it shows.
 QUOTES = {
-    "codegen-x86_64.txt": None,
+    "codegen-x86_64.txt": codegen_part,
     "sizes-defconfig.txt": sizes_part,
-    "include-graph-x86_64.txt": None,
-    "kcsan.txt": None,
-    "bisect-x86_64.txt": None,
+    "kcsan.txt": kcsan_part,
+    "bisect-x86_64.txt": bisect_part,
+    "verdict.txt": verdict_part,
 }
 # Beside those, the cover may quote the bisect record of any other
-# configuration (a source line of its own names it): the tally only.
+# configuration (a source line of its own names it), as bisect_part does.
 OTHER_BISECT = re.compile(r"bisect-[a-z0-9_-]+\.txt$")
 
 
@@ -246,10 +328,9 @@ def quote(result_dir, name):
     lines = open(os.path.join(result_dir, name)).read().splitlines()
     m = re.match(r"# project (\S+), (\S+?)[;\s]", lines[0])
     body = lines[1:]
-    part = QUOTES.get(name, bisect_part)
-    body = part(body) if part else body
+    body = QUOTES.get(name, bisect_part)(body)
     return ([("  " + x).rstrip() for x in body],
-            f"  (results/examples/{name}, project {m.group(1)}, {m.group(2)})")
+            f"  (results/examples/{name}, project {m.group(1)}, {m.group(2)[:10]})")
 
 
 def put_quote(text, name, body, source):
@@ -263,7 +344,7 @@ def put_quote(text, name, body, source):
     start = end - 1
     while start > 0 and (not lines[start] or lines[start].startswith(" ")):
         start -= 1
-    return "\n".join(lines[:start + 1] + [""] + body + ["", source] + lines[end + 1:])
+    return "\n".join(lines[:start + 1] + [""] + body + [source] + lines[end + 1:])
 
 
 def put_patch_block(text, block):
@@ -282,22 +363,62 @@ def put_cover_section(text, sect):
     return text[:start] + sect + text[end:]
 
 
+def patch_of(patches, subject):
+    """The patch in PATCHES (the series) or PATCHES/held whose subject
+    starts with SUBJECT (its subsystem's prefix)."""
+    found = [name for name in sorted(glob.glob(os.path.join(patches, "0*.patch"))
+                                     + glob.glob(os.path.join(patches, "held", "0*.patch")))
+             if re.search(rf"^Subject: \[PATCH[^]]*\] {re.escape(subject)}: ",
+                          open(name).read(), re.M)]
+    if len(found) != 1:
+        raise SystemExit(f"series_figures: {len(found)} patches of '{subject}' in {patches}"
+                         " and its held/, want 1")
+    return found[0]
+
+
+def placement_problems(txt, patches):
+    """Where the result's decisions and the patches' places disagree: a
+    patch whose removal stands belongs in the series (PATCHES), any other
+    (its prefetch pays: dropped; undecided: not sent as measured) in
+    PATCHES/held."""
+    problems = []
+    for path, subject in SWEPT.items():
+        m = re.search(rf"^patch '{re.escape(subject)}': (.*)$", txt, re.M)
+        if not m:
+            problems.append(f"the result decides nothing of '{subject}'")
+            continue
+        held = os.path.basename(os.path.dirname(patch_of(patches, subject))) == "held"
+        stands = m.group(1).endswith("the removal stands")
+        if stands and held:
+            problems.append(f"'{subject}': its removal stands, yet it is held back (move it into the series)")
+        elif not stands and not held:
+            problems.append(f"'{subject}': {m.group(1)}; yet it is in the series (move it to held/)")
+    return problems
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[2] == "--placement":
+        problems = placement_problems(open(sys.argv[1]).read(), sys.argv[3])
+        for p in problems:
+            print(f"series_figures: {p}")
+        return 1 if problems else 0
     if len(sys.argv) not in (2, 4) or len(sys.argv) == 4 and sys.argv[2] != "--apply":
         print(__doc__, file=sys.stderr)
         return 2
     txt = open(sys.argv[1]).read()
     made = {"0000": section(txt)}
-    made.update({nr: patch_block(txt, path) for nr, path in PATCHES.items()})
+    made.update({path: patch_block(txt, path) for path in SWEPT})
     if len(sys.argv) == 2:
-        for nr, text in made.items():
-            print(f"== {nr}\n{text}", end="")
+        for key, text in made.items():
+            print(f"== {key if key == '0000' else SWEPT[key]}\n{text}", end="")
         return 0
-    for nr, text in made.items():
-        (name,) = glob.glob(os.path.join(sys.argv[3], f"{nr}-*.patch" if nr == "0000"
-                                         else f"00{nr}-*.patch"))
+    for key, text in made.items():
+        if key == "0000":
+            (name,) = glob.glob(os.path.join(sys.argv[3], "0000-*.patch"))
+        else:
+            name = patch_of(sys.argv[3], SWEPT[key])
         old = open(name).read()
-        if nr == "0000":
+        if key == "0000":
             new = put_cover_section(old, text)
             for quoted in quoted_names(new):
                 new = put_quote(new, quoted, *quote(os.path.dirname(sys.argv[1]), quoted))

@@ -182,9 +182,11 @@ def size(kib):
     return f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
 
 
-# The open-coded walks the series sweeps, and the patch that sweeps each.
-SWEPT = {"tiny_rcu": "07 rcu: tiny", "tcp_backlog": "08 net: sock", "blk_batch": "09 blk-mq",
-         "lru_reclaim": "10 mm: vmscan"}
+# The open-coded walks the sweep patches convert, and the patch that
+# converts each, by its subject's prefix (in patches/ while its decision
+# is "the removal stands", else held back in patches/held/).
+SWEPT = {"tiny_rcu": "rcu: tiny", "tcp_backlog": "net: sock", "blk_batch": "blk-mq",
+         "lru_reclaim": "mm: vmscan"}
 # v1's names of the last two (hot nodes, a stub handler, a stand-in for
 # memory pressure): the samples of runs kept from then decide nothing.
 V1_PATHS = {"backlog", "reclaim"}
@@ -468,17 +470,17 @@ def decision(path, rows):
     costs = [size(r["kib"]) for r in rows if r["verdict"] == "slower"]
     open_cells = [r for r in rows if r["verdict"] not in ("faster", "slower", "equivalent")]
     if pays:
-        return (f"patch {SWEPT[path]}: the prefetch pays at {', '.join(pays)}: "
+        return (f"patch '{SWEPT[path]}': the prefetch pays at {', '.join(pays)}: "
                 "keep it (drop the patch)")
     if open_cells:
         need = ", ".join(f"{size(r['kib'])} {r['verdict']} ("
                          + (r.get("why") or f"{100 * half_width(r):.1f} %, "
                             f"~{boots_for_precision(r)} boots for +-1 %") + ")"
                          for r in open_cells)
-        return (f"patch {SWEPT[path]}: not decided ({need}): not sent as measured "
+        return (f"patch '{SWEPT[path]}': not decided ({need}): not sent as measured "
                 "(the RFC list, docs/series.md)")
     words = ", ".join(f"{size(r['kib'])} {r['verdict']}" for r in rows)
-    return (f"patch {SWEPT[path]}: the prefetch pays nowhere ({words}"
+    return (f"patch '{SWEPT[path]}': the prefetch pays nowhere ({words}"
             f"{'; it costs at ' + ', '.join(costs) if costs else ''}): the removal stands")
 
 
