@@ -45,6 +45,7 @@ check 30 test_series_file_complete
 check 300 test_export_reproduces_the_series
 check:cache 30 test_series_cites_the_quoted_results
 check:cache 30 test_sweep_patches_are_where_the_uml_run_puts_them
+check:cache 30 test_cover_letter_is_short_and_cites_committed_runs
 check 60 test_mail_series_signs_as_the_sender
 check:cache 120 test_checkpatch_strict
 check:cache 120 test_guest_programs
@@ -163,6 +164,32 @@ test_series_cites_the_quoted_results() {
 		echo "fix: scripts/lib/series_figures.py results/examples/uml-bench.txt --apply patches"
 	rm -rf "$scratch"
 	return "$status"
+}
+
+# The cover letter is read by maintainers: at most 150 lines of at most
+# 75 columns (checkpatch's width for a message), its tables left in the
+# lab's files. Its figures come from committed runs: a quoted result
+# stamped '+changes' (made from an uncommitted tree) is refused, seen
+# with a copy of the quoted codegen result so stamped.
+test_cover_letter_is_short_and_cites_committed_runs() {
+	local cover=$PROJECT_DIR/patches/0000-cover-letter.patch scratch lines wide
+	lines=$(wc -l <"$cover")
+	wide=$(awk 'length > 75' "$cover" | wc -l)
+	echo "the cover letter: $lines lines, $wide over 75 columns"
+	[ "$lines" -le 150 ] && [ "$wide" -eq 0 ] || return 1
+	scratch=$(mktemp -d)
+	mkdir "$scratch/patches" "$scratch/examples"
+	cp -r "$PROJECT_DIR/patches/." "$scratch/patches/"
+	cp "$PROJECT_DIR"/results/examples/*.txt "$scratch/examples/"
+	sed -i '1s/^# project \([0-9a-f]*\),/# project \1+changes,/' "$scratch/examples/codegen-x86_64.txt"
+	if python3 "$PROJECT_DIR/scripts/lib/series_figures.py" "$scratch/examples/uml-bench.txt" \
+		--apply "$scratch/patches" 2>"$scratch/err"; then
+		echo "a codegen result made from uncommitted changes was quoted"
+		return 1
+	fi
+	grep -q 'codegen-x86_64.txt was made from uncommitted changes' "$scratch/err" ||
+		{ cat "$scratch/err"; return 1; }
+	rm -rf "$scratch"
 }
 
 # Each sweep patch is where the quoted UML run's decision puts it: in

@@ -323,14 +323,27 @@ def quoted_names(cover):
     return names
 
 
+def committed_stamp(text, name):
+    """(commit, date) of a result's stamp; refuses one made from
+    uncommitted changes ('+changes'), or with none: the series cites
+    what a commit of the lab made, nothing else."""
+    m = re.match(r"# project ([0-9a-f]+)(\+changes)?, (\S+?)[;\s]", text)
+    if not m:
+        raise SystemExit(f"series_figures: {name} has no '# project COMMIT, DATE' stamp")
+    if m.group(2):
+        raise SystemExit(f"series_figures: {name} was made from uncommitted changes at "
+                         f"{m.group(1)}: remake it from a clean checkout")
+    return m.group(1), m.group(3)
+
+
 def quote(result_dir, name):
     """(body lines, source line) of a quoted result."""
     lines = open(os.path.join(result_dir, name)).read().splitlines()
-    m = re.match(r"# project (\S+), (\S+?)[;\s]", lines[0])
+    commit, date = committed_stamp(lines[0] + "\n", name)
     body = lines[1:]
     body = QUOTES.get(name, bisect_part)(body)
     return ([("  " + x).rstrip() for x in body],
-            f"  (results/examples/{name}, project {m.group(1)}, {m.group(2)[:10]})")
+            f"  (results/examples/{name}, project {commit}, {date[:10]})")
 
 
 def put_quote(text, name, body, source):
@@ -406,6 +419,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     txt = open(sys.argv[1]).read()
+    committed_stamp(txt, os.path.basename(sys.argv[1]))
     made = {"0000": section(txt)}
     made.update({path: patch_block(txt, path) for path in SWEPT})
     if len(sys.argv) == 2:
