@@ -125,6 +125,8 @@ PRODUCERS = {
     "report-cold.txt": (CHECKS, "scripts/record-run.sh report-cold make report (empty cache)"),
     "report-warm.txt": (CHECKS, "scripts/record-run.sh report-warm make report"),
     "report-all-run.txt": (CHECKS, "scripts/record-run.sh report-all-run make report-all"),
+    "uml-bench-cold.txt": (UML, "scripts/record-run.sh uml-bench-cold make uml-bench (empty cache)"),
+    "uml-bench-warm.txt": (UML, "scripts/record-run.sh uml-bench-warm make uml-bench"),
     "tiers.txt": (CHECKS, "the scripts/record-run.sh runs of make check and make check-all"),
     "summary.txt": (["scripts/lib/summary.py"], "make readme (after make check-all)"),
     "status.txt": (["scripts/lib/status.py"], "make readme"),

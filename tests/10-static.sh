@@ -922,7 +922,8 @@ RESULT
 
 # A make report-all record holds its make check-all's run (with its own
 # "# exit" line) before its own end: the tiers table takes the last one,
-# the whole run's time, and counts the cached passes.
+# the whole run's time, and counts the cached passes; make report's
+# tally is its failed steps, make uml-bench's its A/A controls.
 test_tiers_time_the_whole_run() {
 	local dir out
 	dir=$(mktemp -d)
@@ -946,9 +947,21 @@ list-prefetch report (make report), 2026-01-01T00:45:00Z, run report-1
 report: failed steps: uml-bench boot x86_64 on (their errors are above); the summary shows what exists
 # exit 1 after 2687s
 RECORD
-	out=$(python3 "$PROJECT_DIR/scripts/lib/tiers.py" "$dir" report-all-run report-cold)
+	# make uml-bench decides a run: its tally is its two A/A controls.
+	cat >"$dir/uml-bench-cold.txt" <<'RECORD'
+$ make uml-bench
+# project abc1234, 2026-01-01T00:00:00Z
+# host: Test CPU, 2 CPUs
+# cache: empty
+A/A controls: 12 of 12 read 1.000 within their limit (or their sign test does not reject 1)
+A/A controls (swept paths): 11 of 11 read 1.000 within 1 % (or their sign test does not reject 1)
+# exit 0 after 4000s
+RECORD
+	out=$(python3 "$PROJECT_DIR/scripts/lib/tiers.py" "$dir" report-all-run report-cold uml-bench-cold)
 	rm -rf "$dir"
 	echo "$out"
+	grep -q 'make uml-bench .* 66m40s .*A/A controls 12 of 12, 11 of 11 ' <<<"$out" ||
+		{ echo "want make uml-bench's 66m40s and its controls"; return 1; }
 	grep -q 'make report-all .* 50m15s .*74 passed (24 cached), 0 failed' <<<"$out" ||
 		{ echo "want the last exit line's 50m15s and the cached count"; return 1; }
 	grep -q 'make report .* 44m47s .*failed steps: uml-bench boot x86_64 on ' <<<"$out" ||

@@ -17,7 +17,8 @@ RUNS = [("make check", "check-cold"), ("make check", "check-warm"),
         ("make check-all", "check-all-cold"), ("make check-all", "check-all-after-check"),
         ("make check-all", "check-all"),
         ("make check-all", "check-all-warm"), ("make report", "report-cold"),
-        ("make report", "report-warm"), ("make report-all", "report-all-run")]
+        ("make report", "report-warm"), ("make report-all", "report-all-run"),
+        ("make uml-bench", "uml-bench-cold"), ("make uml-bench", "uml-bench-warm")]
 
 
 def summary(path):
@@ -35,6 +36,12 @@ def summary(path):
     if not tallies and "\nlist-prefetch report (make report)" in text:
         failed = re.findall(r"^report: failed steps: (.*?) \(their errors", text, re.M)
         field["tally"] = f"failed steps: {failed[-1]}" if failed else "every step succeeded"
+    # make uml-bench decides, or refuses, a run: its tally is its controls.
+    controls = re.findall(r"^A/A controls(?: \(swept paths\))?: (\d+ of \d+) read", text, re.M)
+    if not tallies and controls:
+        field["tally"] = "A/A controls " + ", ".join(controls) + " (iterators, paths) pass"
+    if not tallies and "the run is refused: its A/A controls" in text:
+        field["tally"] = "refused: its A/A controls failed"
     cached = re.findall(r"^# cached: (\d+) of the \d+ passes", text, re.M)
     reused = re.findall(r"^# reused: (\d+) boots", text, re.M)
     if tallies and cached:
