@@ -134,11 +134,13 @@ PRODUCERS = {
 # The stamp of a file without one of its own (a picture).
 STAMP_OF = {"bench.png": "bench.txt"}
 # Results that cite another: current only while what they cite is.
-CITES = {"verdict.txt": ["sizes-defconfig.txt", "sizes-qemu.txt", "sizes-qemu-option.txt"],
+CITES = {"verdict.txt": ["sizes-defconfig.txt", "sizes-qemu.txt", "sizes-qemu-option.txt",
+                         "uml-bench.txt"],
          "toolchains-x86_64.txt": ["sizes-qemu.txt", "sizes-qemu-x86_64-llvm.txt",
                                    "codegen-x86_64.txt", "codegen-x86_64-llvm.txt"]}
 # Of these, a result cites only those whose command it names: the verdict
-# cites the defconfig sizes, or the qemu ones when those were current.
+# cites the defconfig sizes, or the qemu ones when those were current, and
+# make uml-bench's result when it had a current one.
 CITED_BY_COMMAND = {"verdict.txt"}
 STAMP = re.compile(r"^# project ([0-9a-f]+|\?)(\+changes)?, (\S+?)[;\s]", re.M)
 BLOCK = re.compile(r"(<!-- begin: (\S+) -->\n).*?(<!-- end: \2 -->)", re.S)

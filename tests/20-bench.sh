@@ -236,6 +236,33 @@ PY
 		echo "the verdict in words does not follow the doctored figures"
 		return 1
 	fi
+	# With the in-kernel result beside it: the answer first, from both
+	# sources; the kernel's regimes; a disagreement named unexplained; and
+	# what of the series to send, drop and hold, from the UML decisions.
+	cat >"$dir/uml.txt" <<'UML'
+UML (ARCH=um) on Test CPU (family 0, model 0), host kernel 6.0, inside a KVM VM, pinned to CPU 1;
+UP, HZ=100; boots: results/cpus/test/uml-runs/abc1234-20260101T000000Z
+list           16 KiB   30     2.28     2.05  0.900 [0.880,0.910]    faster      0.9/0.9/0.9
+skb            16 KiB   30     3.00     3.15  1.050 [1.040,1.070]    slower      1.0/1.0/1.0
+list           64 MiB   30   210.00   210.00  1.000 [0.995,1.005]    equivalent  1.0/1.0/1.0
+tiny_rcu       4 MiB   10   217.25   165.75  0.737 [0.708,0.782] [0.697,0.794]        faster
+in-kernel and user-space ratios disagree beyond both intervals: list 16 KiB: in-kernel 0.900, user space 1.000
+patch 'rcu: tiny': the prefetch pays at 4 MiB: keep it (drop the patch)
+patch 'blk-mq': not decided (16 KiB undecided (2.9 %, ~85 boots for +-1 %)): not sent as measured (the RFC list, docs/series.md)
+UML
+	python3 "$PROJECT_DIR/scripts/lib/verdict.py" --uml "$dir/uml.txt" "$dir/all.csv" \
+		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" | tr '\n' ' ' >"$dir/words.txt"
+	local want
+	for want in "The answer on Test CPU (family 0): keep CONFIG_LIST_PREFETCH off" \
+		"on Test CPU (family 0, model 0) inside a KVM VM" "pays in list 16 KiB (-10.0 %)" \
+		"it costs in skb 16 KiB (+5.0 %)" "it does not matter in list 64 MiB (+0.0 %)" \
+		"list 16 KiB: in-kernel 0.900, user space 1.000 (unexplained)" \
+		"Send: the series, $(grep -vc '^#' "$PROJECT_DIR/patches/series") patches" \
+		"Drop: 'rcu: tiny' (its prefetch pays at 4 MiB)" "Hold for an RFC: 'blk-mq' (undecided"; do
+		grep -qF "$want" "$dir/words.txt" ||
+			{ cat "$dir/words.txt"; echo; echo "the two-source verdict lacks: $want"; return 1; }
+	done
+	! grep -q "tiny_rcu" "$dir/words.txt" || { echo "a swept path taken for an iterator cell"; return 1; }
 	# No current sizes result: the size cost is said to be unknown, not
 	# taken from a result that is not.
 	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "$dir/all.csv" "$dir/no-such-sizes.txt" |

@@ -3,7 +3,8 @@
 """The answer in words: do list prefetches pay on this CPU, where, and at
 what size cost?
 
-  verdict.py [--current-bench] BENCH.csv SIZES.txt...
+  verdict.py [--current-bench] [--uml UML.txt] BENCH.csv SIZES.txt...
+  verdict.py --first-current PATH...   print the first current result of PATHs
 
 BENCH.csv is scripts/lib/bench_runs.py's output (the 'all' rows: verdicts
 that hold over every build, or 'unstable'); SIZES.txt are `make sizes`
@@ -11,6 +12,15 @@ results in order of preference (the x86_64 defconfig one, then the qemu
 one): the first that is current (update-readme.py's rule) is cited, and
 none if none is. With --current-bench, refuse a BENCH.csv whose bench.txt
 was made by other benchmark code than today's.
+
+UML.txt is make uml-bench's result (results/uml-bench.txt), the
+kernel's own iterators and the sweep patches' sites timed on the same
+CPU: with it the verdict opens with one sentence a reader can act on,
+drawn from both sources, adds the in-kernel regimes, every disagreement
+between the two sources (explained where the lab has tested why, else
+named unexplained), what is not known, and ends with three lines: what
+of the series to send, to drop and to hold, from the per-patch
+decisions of the UML run.
 
 The rules are symmetric: a faster cell is a gain wherever a slower one
 is a loss, in every family of cells (list walks with short bodies, with
@@ -216,6 +226,96 @@ def null_test(rows):
         "; ".join(words) + ": " + why
 
 
+# The in-kernel walks that are the iterators' own (the others explain
+# one of them: skb_links and skb_shuffled, docs/uml.md).
+UML_WALKS = ("list", "lookup", "rcu", "skb")
+# Disagreements between the sources that the lab has tested an
+# explanation of, by walk (docs/uml.md says how): the rest are named
+# unexplained.
+EXPLAINED = {}
+UML_ROW = re.compile(r"^(\w+)\s+(\d+) ([KM]iB)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+) "
+                     r"\[([\d.]+),([\d.]+)\]\s+(faster|slower|equivalent|undecided|unstable)\b")
+
+
+def uml_cells(text):
+    """{walk: [(set label, ratio, verdict)]} of a UML result's iterator table."""
+    cells = {}
+    for line in text.splitlines():
+        m = UML_ROW.match(line)
+        if m and not line.startswith(("tiny_rcu", "tcp_backlog", "blk_batch", "lru_reclaim")):
+            cells.setdefault(m.group(1), []).append((f"{m.group(2)} {m.group(3)}",
+                                                     float(m.group(7)), m.group(10)))
+    return cells
+
+
+def uml_where(cells, verdict):
+    """'list 16 KiB (-11.3 %), ...' of the iterator cells with VERDICT."""
+    return ", ".join(f"{walk} {label} ({pct(ratio)})" for walk in UML_WALKS
+                     for label, ratio, v in cells.get(walk, []) if v == verdict)
+
+
+def uml_label(text):
+    m = re.search(r"^UML \(ARCH=um\) on (.+?\(family \d+, model \d+\)),(?: host kernel \S+,)?"
+                  r"( inside an? \S+ VM)?", text, re.M)
+    run = re.search(r"boots: (\S+)", text)
+    return ((m.group(1) + (m.group(2) or "") if m else "this CPU"),
+            os.path.basename(run.group(1).rstrip(";,/").split(",")[0]) if run else "?")
+
+
+def uml_paragraphs(text):
+    """The in-kernel sentences, the disagreements, and the decisions."""
+    cells = uml_cells(text)
+    cpu, run = uml_label(text)
+    parts = [f"In the kernel (make uml-bench, run {run}: the kernel's own iterators under "
+             f"User-Mode Linux on {cpu}, both forms in one kernel, per cell beyond its A/A "
+             "control):"]
+    for verdict, words in (("faster", "the iterators' prefetch pays in"),
+                           ("slower", "it costs in"), ("equivalent", "it does not matter in")):
+        where = uml_where(cells, verdict)
+        parts.append(f"{words} {where};" if where else f"{words} no cell;")
+    undecided = sum(1 for w in UML_WALKS for _, _, v in cells.get(w, []) if v not in DECIDED)
+    parts.append(f"{undecided} cells undecided or unstable.")
+    body, links = cells.get("skb", []), cells.get("skb_links", [])
+    gains = [label for label, _, v in body if v == "faster"]
+    costs = [label for label, _, v in links if v == "slower"]
+    if gains and costs:
+        parts.append(f"The skb queue walk gains where it has a body ({', '.join(gains)}) and the "
+                     f"same walk over its links alone costs ({', '.join(costs)}): a next-node "
+                     "prefetch pays when the step has work to hide it behind (docs/uml.md).")
+    m = re.search(r"^in-kernel and user-space ratios disagree beyond both intervals: (.*)$",
+                  text, re.M)
+    disagree = [] if not m or m.group(1).startswith("nowhere") else m.group(1).split("; ")
+    if disagree:
+        parts.append("Where the two sources disagree: " + "; ".join(
+            f"{d} ({EXPLAINED.get(d.split()[0], 'unexplained')})" for d in disagree) + ".")
+    else:
+        parts.append("The two sources agree wherever both measured a cell.")
+    return parts, cells
+
+
+def decision_lines(text, series_count):
+    """Send, drop and hold: the series as the UML run's decisions leave it."""
+    drop, hold, stands = [], [], []
+    for m in re.finditer(r"^patch '([^']+)': (.*)$", text, re.M):
+        words = m.group(2)
+        if words.startswith("the prefetch pays at"):
+            drop.append(f"'{m.group(1)}' ({words.split(':')[0].replace('the prefetch ', 'its prefetch ')})")
+        elif words.endswith("the removal stands"):
+            stands.append(f"'{m.group(1)}'")
+        else:
+            hold.append(f"'{m.group(1)}'")
+    return [f"Send: the series, {series_count} patches (patches/series)"
+            + (f", with {', '.join(stands)} (removal measured harmless)" if stands else "") + ".",
+            "Drop: " + ("; ".join(drop) if drop else "nothing") + ".",
+            "Hold for an RFC: " + (", ".join(hold) + " (undecided at the precision reached)"
+                                   if hold else "nothing") + "."]
+
+
+def series_count():
+    path = os.path.join(upd.PROJECT, "patches", "series")
+    return sum(1 for line in open(path) if line.strip() and not line.startswith("#"))
+
+
 def chase_text(csv_path):
     txt = re.sub(r"\.csv$", ".txt", csv_path)
     if not os.path.exists(txt):
@@ -230,8 +330,16 @@ def chase_text(csv_path):
 
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--first-current"]:
+        found = current_sizes(args[1:])
+        if found:
+            print(found)
+        return 0 if found else 1
     check_bench = args[:1] == ["--current-bench"]
     args = args[1:] if check_bench else args
+    uml = None
+    if args[:1] == ["--uml"] and len(args) > 1:
+        uml, args = open(args[1]).read(), args[2:]
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -312,7 +420,36 @@ def main():
     defaults += (" The K7 default (on) is not judged here: this CPU is not a K7, and that "
                  "default rests on the 2010 measurements.")
     parts.append(defaults)
-    print("\n".join(textwrap.wrap(" ".join(parts), 76)))
+    if not uml:
+        print("\n".join(textwrap.wrap(" ".join(parts), 76)))
+        return 0
+    kernel, cells = uml_paragraphs(uml)
+    kernel_gains = any(v == "faster" for w in UML_WALKS for _, _, v in cells.get(w, []))
+    kernel_losses = any(v == "slower" for w in UML_WALKS for _, _, v in cells.get(w, []))
+    pays, costs = bool(gains) or kernel_gains, bool(losses) or kernel_losses
+    if pays and costs:
+        first = ("keep CONFIG_LIST_PREFETCH off, as x86_64's default has it: a prefetch in every "
+                 "iterator pays in some regimes and costs in others, in user space and in the "
+                 "kernel, so it is a choice for a site that knows its regime, not for an "
+                 "architecture-wide switch")
+    elif pays:
+        first = ("turning CONFIG_LIST_PREFETCH on would pay: the iterators' prefetch is faster "
+                 "where it differs at all, in user space and in the kernel")
+    elif costs:
+        first = ("keep CONFIG_LIST_PREFETCH off, as x86_64's default has it: where the "
+                 "iterators' prefetch differs at all, it costs")
+    else:
+        first = ("CONFIG_LIST_PREFETCH makes no measured difference either way; x86_64's default "
+                 "(off) saves its code")
+    cpu = header(bench).split(" (make bench")[0].replace("On ", "", 1)
+    out = [f"The answer on {cpu}: {first}.", "",
+           re.sub(r"^On .*? \(make bench,", "In user space (make bench,", " ".join(parts)), "",
+           " ".join(kernel), "",
+           "Not known: other CPUs (these runs are one machine's), bare metal (a KVM guest "
+           "here), and the K7, whose default rests on the 2010 measurements.", ""]
+    print("\n".join("\n".join(textwrap.wrap(p, 76)) for p in out))
+    print("\n".join("\n".join(textwrap.wrap(p, 76, subsequent_indent="  "))
+                    for p in decision_lines(uml, series_count())))
     return 0
 
 
