@@ -70,6 +70,42 @@ bloat() {
 		echo "..."
 		grep '^Total:' "$file"
 	fi
+	kunit_split "$file" "$from" "$to"
+}
+
+# kunit_symbols VARIANT: the symbols the variant's KUnit test objects
+# (KUNIT_TEST_FILES, compiled into its vmlinux) define, one per line.
+kunit_symbols() {
+	local dir pattern
+	dir=$(build_dir "$TARGET" "$CONFIG_SET" "$1")
+	for pattern in "${KUNIT_TEST_FILES[@]}"; do
+		find "$dir" -name "${pattern%.c}.o" ! -name '*.mod.o'
+	done | sort -u | while read -r object; do
+		# Built into vmlinux: in a built-in.a beside it.
+		grep -qs "$(basename "$object")" "$(dirname "$object")/built-in.a" || continue
+		"${CROSS_COMPILE:-}nm" --defined-only "$object" | awk '{ print $3 }'
+	done
+}
+
+# kunit_split BLOAT FROM TO: bloat-o-meter's change from FROM to TO,
+# split into the KUnit test code's functions and data (symbols of the
+# test objects of either build) and the rest, the kernel code the
+# series' cost is.
+kunit_split() {
+	local bloat=$1 symbols
+	symbols=$(mktemp)
+	{ kunit_symbols "$2"; kunit_symbols "$3"; } | sort -u >"$symbols"
+	python3 - "$bloat" "$symbols" <<'PY'
+import re, sys
+bloat, symbols = sys.argv[1:]
+kunit = {line.strip() for line in open(symbols) if line.strip()}
+rows = re.findall(r"^(\S+)\s+(?:-|\d+)\s+(?:-|\d+)\s+([+-]\d+)$", open(bloat).read(), re.M)
+test = [(n, int(d)) for n, d in rows if n.split(".")[0] in kunit or n in kunit]
+rest = sum(int(d) for _, d in rows) - sum(d for _, d in test)
+print(f"of which KUnit tests: {sum(d for _, d in test):+d} B in {len(test)} symbols; "
+      f"kernel code: {rest:+d} B")
+PY
+	rm -f "$symbols"
 }
 
 # prefetch_table: per variant, by mnemonic, then by section. Kept within

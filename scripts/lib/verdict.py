@@ -92,11 +92,16 @@ def size_cost(path):
     config = re.search(r"^Sizes: x86_64 (\S+),", text, re.M)
     block = re.search(r"bloat-o-meter -t vmlinux-default vmlinux-on\n.*?"
                       r"up/down: \S+ \(([-+]?\d+)\)", text, re.S)
+    # sizes.sh counts the KUnit test code apart: the cost is the rest.
+    kernel = re.search(r"bloat-o-meter -t vmlinux-default vmlinux-on\n.*?"
+                       r"^of which KUnit tests: .*?; kernel code: ([-+]?\d+) B$", text, re.S | re.M)
+    what = "bytes of kernel code, KUnit tests apart" if kernel else "bytes of function code"
+    block = kernel or block
     counts = dict(re.findall(r"^(default|on)\s+(\d+)\s", text, re.M))
     if not block or not counts or not config:
         return None
     return (config.group(1), int(block.group(1)), counts.get("default"), counts.get("on"),
-            stamp.group(1) if stamp else "?")
+            stamp.group(1) if stamp else "?", what)
 
 
 def header(csv_path):
@@ -374,10 +379,10 @@ def main():
     cited = current_sizes(sizes)
     cost = size_cost(cited) if cited else None
     if cost:
-        config, delta, before, after, stamp = cost
+        config, delta, before, after, stamp, what = cost
         label = config if config == "defconfig" else f"{config} config"
-        parts.append(f"The option costs x86_64 {label} {delta:+d} bytes of function "
-                     f"code (bloat-o-meter default -> on) and takes its prefetch instructions "
+        parts.append(f"The option costs x86_64 {label} {delta:+d} {what} "
+                     f"(bloat-o-meter default -> on) and takes its prefetch instructions "
                      f"from {before} to {after} ({upd.PRODUCERS[os.path.basename(cited)][1]}, "
                      f"project {stamp}).")
     else:
