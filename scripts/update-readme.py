@@ -323,14 +323,21 @@ def write_tiers(results, examples):
     the code changes; a line under the table names those made before."""
     kept = [n for n in RECORDS if os.path.exists(os.path.join(examples, n))
             and not staleness(n, examples)]
+    table = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "tiers.py"), examples]
+                           + ([n[:-4] for n in kept] or ["none-current"]), capture_output=True,
+                           text=True, check=False).stdout
+    older = sorted({stamp(os.path.join(examples, n))[0] for n in kept
+                    if outdated(stamp(os.path.join(examples, n))[0], CHECKS)})
+    head = git("rev-parse", "--short=7", "HEAD").stdout.strip()
+    # A record older than the code it times says so in its own row.
+    for commit in older:
+        n = git("rev-list", "--count", f"{commit}..HEAD").stdout.strip()
+        table = table.replace(f" {commit}, ", f" {commit} ({n} commits before {head}), ")
     with open(os.path.join(results, "tiers.txt"), "w") as f:
-        subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "tiers.py"), examples]
-                       + ([n[:-4] for n in kept] or ["none-current"]), stdout=f, check=False)
-        older = sorted({stamp(os.path.join(examples, n))[0] for n in kept
-                        if outdated(stamp(os.path.join(examples, n))[0], CHECKS)})
+        f.write(table)
         if older:
-            f.write(f"  recorded at {', '.join(older)}; scripts or tests changed since "
-                    "(a new record shows the current code's time)\n")
+            f.write("  (N commits before: scripts or tests changed since that record; "
+                    "a new record shows the current code's time)\n")
     shutil.copy(os.path.join(results, "tiers.txt"), examples)
 
 

@@ -58,13 +58,17 @@ def main():
     results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "results")
     wanted = set(sys.argv[2:])
-    print(f"  {'tier':<15} {'cache':<16} {'wall':>8}  {'exit':>4}  {'tally':<52} commit, date, host")
+    print(f"  {'command':<15} {'cache':<16} {'wall':>8}  {'exit':>4}  {'tally':<52} commit, date, host")
     found = 0
     for tier, name in RUNS:
         path = os.path.join(results, name + ".txt")
         if (wanted and name not in wanted) or not os.path.exists(path):
             continue
         f = summary(path)
+        # The row is labelled by the command the record ran, not the
+        # tier its name says (a record may hold another command).
+        first = open(path).readline()
+        tier = first[2:].strip() if first.startswith("$ ") else tier
         wall = f"{f['seconds'] // 60}m{f['seconds'] % 60:02d}s" if f["seconds"] is not None else "?"
         print(f"  {tier:<15} {f['cache']:<16} {wall:>8}  {f['exit'] if f['exit'] is not None else '?':>4}  "
               f"{f['tally']:<52} {f['commit']}, {f['date']}, {f['host']}")
