@@ -904,7 +904,12 @@ RESULT
 	printf '%s
 ' '$ bash .ci/run' '# project abc1234, 2026-01-01T00:00:00Z' '90 passed, 0 failed' \
 		'# exit 0 after 359s' >"$dir/check-warm.txt"
-	with=$(python3 "$PROJECT_DIR/scripts/lib/status.py" "$dir" kcsan.txt bisect-x86_64.txt check-warm.txt)
+	printf '%s\n' '$ make uml-bench' '# project abc1234, 2026-01-01T00:00:00Z' \
+		'A/A controls: 12 of 12 read 1.000' '# exit 0 after 4000s' >"$dir/uml-bench-cold.txt"
+	printf '%s\n' '# project abc1234, 2026-01-01T00:00:00Z' 'A/A controls: 12 of 12 read 1.000' \
+		"patch 'rcu: tiny': the prefetch pays at 4 MiB: keep it (drop the patch)" >"$dir/uml-bench.txt"
+	with=$(python3 "$PROJECT_DIR/scripts/lib/status.py" "$dir" kcsan.txt bisect-x86_64.txt check-warm.txt \
+		uml-bench-cold.txt uml-bench.txt)
 	without=$(python3 "$PROJECT_DIR/scripts/lib/status.py" "$dir" bisect-x86_64.txt)
 	rm -rf "$dir"
 	echo "$with"
@@ -914,6 +919,10 @@ RESULT
 		{ echo "status.py: want the failed bisect step said"; return 1; }
 	grep -Fxq -- '- make check, warm at abc1234: 90 passed, 0 failed in 5 min 59 s' <<<"$with" ||
 		{ echo "status.py: want the make check record with its commit"; return 1; }
+	grep -Fxq -- '- make uml-bench, cold (empty cache) at abc1234: decided in 66 min 40 s' <<<"$with" ||
+		{ echo "status.py: want the cold make uml-bench record with its time"; return 1; }
+	grep -Fxq -- "- make uml-bench: patch 'rcu: tiny': the prefetch pays at 4 MiB: keep it (drop the patch)" <<<"$with" ||
+		{ echo "status.py: want the UML run's decision of each sweep patch"; return 1; }
 	if grep -q 'KCSAN\|make check' <<<"$without"; then
 		echo "status.py: a claim of a result not passed as current is shown: $without"
 		return 1
