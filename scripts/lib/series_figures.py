@@ -60,18 +60,27 @@ def wrap(text, indent="", width=WIDTH):
 
 def short_decision(line):
     """A decision line of the result in short: an undecided patch's sets,
-    the widths of their intervals and the boots +-1 % would take."""
+    the widths of their intervals and the boots +-1 % would take, and
+    how many lean faster within their A/A floor."""
     m = re.match(r"^patch ('[^']+'): not decided \((.*)\): not sent as measured", line)
-    cells = re.findall(r"(\d+ [KM]iB) undecided \(([\d.]+) %, ~(\d+) boots", m.group(2)) if m else []
-    if not m or not cells:
+    if not m:
         return line.replace(" (the RFC list, docs/series.md)", "")
-    widths = sorted(float(c[1]) for c in cells)
-    boots = sorted(int(c[2]) for c in cells)
-    return (f"patch {m.group(1)}: undecided at {', '.join(c[0] for c in cells)} (intervals "
-            f"{widths[0]:.1f}-{widths[-1]:.1f} % wide; ~{boots[0]}-{boots[-1]} boots "
-            "for +-1 %): held back" if len(cells) > 1 else
-            f"patch {m.group(1)}: undecided at {cells[0][0]} (its interval {widths[0]:.1f} % "
-            f"wide; ~{boots[0]} boots for +-1 %): held back")
+    sizes = re.findall(r"(\d+ [KM]iB) undecided", m.group(2))
+    cells = re.findall(r"([\d.]+) %, ~(\d+) boots", m.group(2))
+    floor = m.group(2).count("within the A/A floor")
+    if not sizes or len(cells) + floor != len(sizes):
+        return line.replace(" (the RFC list, docs/series.md)", "")
+    widths = sorted(float(c[0]) for c in cells)
+    boots = sorted(int(c[1]) for c in cells)
+    said = []
+    if cells:
+        said.append(f"intervals {widths[0]:.1f}-{widths[-1]:.1f} % wide, ~{boots[0]}-{boots[-1]} "
+                    "boots for +-1 %" if len(cells) > 1 else
+                    f"an interval {widths[0]:.1f} % wide, ~{boots[0]} boots for +-1 %")
+    if floor:
+        said.append(f"{floor} faster within its A/A floor" if floor == 1 else
+                    f"{floor} faster within their A/A floors")
+    return f"patch {m.group(1)}: undecided at {', '.join(sizes)} ({'; '.join(said)}): held back"
 
 
 def section(txt):
