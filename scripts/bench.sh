@@ -138,9 +138,7 @@ keep_cpu_results() {
 # benchmark's verdicts in words with the size cost of the option from
 # the first current x86_64 sizes: defconfig's, else the qemu config's,
 # else make report's of the option alone; each this checkout's own
-# (results/) before the quoted one (results/examples/); and, from the
-# first current make uml-bench result, the in-kernel figures, the answer
-# from both sources and what of the series to send.
+# (results/) before the quoted one (results/examples/).
 write_verdict() {
 	write_atomic "$RESULTS_DIR/verdict.txt" verdict_text "$@"
 	log "bench: the verdict in words: results/verdict.txt ('make readme' quotes it)"
@@ -153,14 +151,7 @@ verdict_text() {
 	for name in sizes-defconfig sizes-qemu sizes-qemu-option; do
 		sizes+=("$RESULTS_DIR/$name.txt" "$PROJECT_DIR/results/examples/$name.txt")
 	done
-	# The in-kernel figures of this CPU's make uml-bench, if current.
-	local uml
-	local -a uml_arg=()
-	if uml=$(python3 "$PROJECT_DIR/scripts/lib/verdict.py" --first-current \
-		"$RESULTS_DIR/uml-bench.txt" "$PROJECT_DIR/results/examples/uml-bench.txt"); then
-		uml_arg=(--uml "$uml")
-	fi
-	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "${@:1:$#-1}" "${uml_arg[@]}" "${@: -1}" "${sizes[@]}"
+	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "$@" "${sizes[@]}"
 }
 
 # verdict_only: the verdict again from this CPU's last benchmark, when

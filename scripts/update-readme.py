@@ -309,7 +309,8 @@ def series_code(rev, unbuilt_too=False, tests_too=True, held_too=False):
 def tiers_staleness(examples):
     """tiers.txt sums up recorded runs: it must hold at least one."""
     path = os.path.join(examples, "tiers.txt")
-    if not re.search(r"^  make \S+\s.* ([0-9a-f]{7,}), (\S+), ", open(path).read(), re.M):
+    if not re.search(r"^  \S.* ([0-9a-f]{7,})(?: \(\d+ commits before \S+\))?, (\S+), ",
+                     open(path).read(), re.M):
         return "it sums up no recorded run; record one: scripts/record-run.sh check-warm make check"
     return None
 

@@ -224,7 +224,7 @@ bad = [f"{k}: {agg.get(k)}, want {v}" for k, v in want.items() if agg.get(k) != 
 print("\n".join(bad) or "bench_runs.py: faster, unstable and slower as the builds say")
 sys.exit(1 if bad else 0)
 PY
-	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "$dir/all.csv" \
+	python3 "$PROJECT_DIR/scripts/lib/verdict.py" --uml none "$dir/all.csv" \
 		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" >"$dir/verdict.txt"
 	cat "$dir/verdict.txt"
 	tr '\n' ' ' <"$dir/verdict.txt" >"$dir/words.txt"
@@ -265,7 +265,7 @@ UML
 	! grep -q "tiny_rcu" "$dir/words.txt" || { echo "a swept path taken for an iterator cell"; return 1; }
 	# No current sizes result: the size cost is said to be unknown, not
 	# taken from a result that is not.
-	python3 "$PROJECT_DIR/scripts/lib/verdict.py" "$dir/all.csv" "$dir/no-such-sizes.txt" |
+	python3 "$PROJECT_DIR/scripts/lib/verdict.py" --uml none "$dir/all.csv" "$dir/no-such-sizes.txt" |
 		tr '\n' ' ' >"$dir/words.txt"
 	grep -q "Its size cost is not stated" "$dir/words.txt" ||
 		{ echo "a verdict without a sizes result claims a size cost"; return 1; }

@@ -3,8 +3,7 @@
 """The answer in words: do list prefetches pay on this CPU, where, and at
 what size cost?
 
-  verdict.py [--current-bench] [--uml UML.txt] BENCH.csv SIZES.txt...
-  verdict.py --first-current PATH...   print the first current result of PATHs
+  verdict.py [--current-bench] [--uml UML.txt|none] BENCH.csv SIZES.txt...
 
 BENCH.csv is scripts/lib/bench_runs.py's output (the 'all' rows: verdicts
 that hold over every build, or 'unstable'); SIZES.txt are `make sizes`
@@ -13,7 +12,9 @@ one): the first that is current (update-readme.py's rule) is cited, and
 none if none is. With --current-bench, refuse a BENCH.csv whose bench.txt
 was made by other benchmark code than today's.
 
-UML.txt is make uml-bench's result (results/uml-bench.txt), the
+UML.txt is make uml-bench's result (by default the first current one of
+results/uml-bench.txt and results/examples/uml-bench.txt; 'none': the
+host bench alone), the
 kernel's own iterators and the sweep patches' sites timed on the same
 CPU: with it the verdict opens with one sentence a reader can act on,
 drawn from both sources, adds the in-kernel regimes, every disagreement
@@ -335,16 +336,15 @@ def chase_text(csv_path):
 
 def main():
     args = sys.argv[1:]
-    if args[:1] == ["--first-current"]:
-        found = current_sizes(args[1:])
-        if found:
-            print(found)
-        return 0 if found else 1
     check_bench = args[:1] == ["--current-bench"]
     args = args[1:] if check_bench else args
-    uml = None
+    # Without --uml: the first current make uml-bench result, this
+    # checkout's or the quoted one; --uml none: the host bench alone.
+    uml_path = current_sizes([os.path.join(upd.PROJECT, "results", "uml-bench.txt"),
+                              os.path.join(upd.PROJECT, "results", "examples", "uml-bench.txt")])
     if args[:1] == ["--uml"] and len(args) > 1:
-        uml, args = open(args[1]).read(), args[2:]
+        uml_path, args = (None if args[1] == "none" else args[1]), args[2:]
+    uml = open(uml_path).read() if uml_path else None
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2
