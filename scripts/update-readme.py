@@ -327,8 +327,10 @@ def write_tiers(results, examples):
     table = subprocess.run([sys.executable, os.path.join(PROJECT, "scripts", "lib", "tiers.py"), examples]
                            + ([n[:-4] for n in kept] or ["none-current"]), capture_output=True,
                            text=True, check=False).stdout
+    # Each record against the code it times (make check's: the scripts
+    # and tests; make uml-bench's: the UML kernels and their bench).
     older = sorted({stamp(os.path.join(examples, n))[0] for n in kept
-                    if outdated(stamp(os.path.join(examples, n))[0], CHECKS)})
+                    if outdated(stamp(os.path.join(examples, n))[0], PRODUCERS[n][0])})
     head = git("rev-parse", "--short=7", "HEAD").stdout.strip()
     # A record older than the code it times says so in its own row.
     for commit in older:
