@@ -239,7 +239,7 @@ PY
 	# With the in-kernel result beside it: the answer first, from both
 	# sources; the kernel's regimes; a disagreement named unexplained; and
 	# what of the series to send, drop and hold, from the UML decisions.
-	cat >"$dir/uml.txt" <<'UML'
+	cat >"$dir/uml.txt" <<'UML_RESULT'
 UML (ARCH=um) on Test CPU (family 0, model 0), host kernel 6.0, inside a KVM VM, pinned to CPU 1;
 UP, HZ=100; boots: results/cpus/test/uml-runs/abc1234-20260101T000000Z
 list           16 KiB   30     2.28     2.05  0.900 [0.880,0.910]    faster      0.9/0.9/0.9
@@ -249,7 +249,7 @@ tiny_rcu       4 MiB   10   217.25   165.75  0.737 [0.708,0.782] [0.697,0.794]  
 in-kernel and user-space ratios disagree beyond both intervals: list 16 KiB: in-kernel 0.900, user space 1.000
 patch 'rcu: tiny': the prefetch pays at 4 MiB: keep it (drop the patch)
 patch 'blk-mq': not decided (16 KiB undecided (2.9 %, ~85 boots for +-1 %)): not sent as measured (the RFC list, docs/series.md)
-UML
+UML_RESULT
 	python3 "$PROJECT_DIR/scripts/lib/verdict.py" --uml "$dir/uml.txt" "$dir/all.csv" \
 		"$PROJECT_DIR/results/examples/sizes-defconfig.txt" | tr '\n' ' ' >"$dir/words.txt"
 	local want
