@@ -272,6 +272,8 @@ def uml_paragraphs(text):
     """The in-kernel sentences, the disagreements, and the decisions."""
     cells = uml_cells(text)
     cpu, run = uml_label(text)
+    made = re.match(r"# project ([0-9a-f]+)", text)
+    run += f", project {made.group(1)}" if made else ""
     parts = [f"In the kernel (make uml-bench, run {run}: the kernel's own iterators under "
              f"User-Mode Linux on {cpu}, both forms in one kernel, per cell beyond its A/A "
              "control):"]
