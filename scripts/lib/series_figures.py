@@ -12,7 +12,7 @@
 RESULT is results/uml-bench.txt (make uml-bench). The cover letter also
 quotes each result beside it that a source line of its own names,
 '  (results/examples/NAME, project COMMIT, DATE)': all of QUOTES
-(codegen, sizes, KCSAN, the x86_64 bisect, the host bench's verdict), as the file
+(codegen, qemu config sizes, KCSAN, the x86_64 bisect, the host bench's verdict), as the file
 holds it or the part QUOTES keeps, and the bisect record of any other
 configuration, its tally (bisect_part); each indented, between the
 paragraph that introduces it and its source line. The cover letter's
@@ -212,8 +212,13 @@ def sizes_part(lines):
             change = re.search(r"\((-?\d+)\)$", next((x for x in para if x.startswith("add/remove:")), ""))
             total = next((x for x in para if x.startswith("Total:")), "")
             chg = re.search(r"chg (\S+)", total)
+            split = re.search(r"^of which KUnit tests: ([-+]\d+) B .*; kernel code: ([-+]\d+) B$",
+                              "\n".join(para), re.M)
             if change and chg:
                 out.append(f"bloat-o-meter {a} -> {b}: {int(change.group(1)):+d} B ({chg.group(1)})")
+                if split:
+                    out.append(f"  of which kernel code {split.group(2)} B, "
+                               f"KUnit tests {split.group(1)} B")
         elif first.startswith("prefetch instructions"):
             counts = [f"{x.split()[0]} {x.split()[1]}" for x in para[2:]
                       if re.match(r"^\s*\S+\s+\d+\s", x)]
@@ -309,7 +314,7 @@ def bisect_part(lines):
 # The results the cover letter quotes, and the part of each it shows.
 QUOTES = {
     "codegen-x86_64.txt": codegen_part,
-    "sizes-defconfig.txt": sizes_part,
+    "sizes-qemu.txt": sizes_part,
     "kcsan.txt": kcsan_part,
     "bisect-x86_64.txt": bisect_part,
     "verdict.txt": verdict_part,
