@@ -132,7 +132,7 @@ report() {
 	echo "List-walk prefetches left with the series ($(grep -c . "$series_walks")):"
 	sed 's/^/  /' "$series_walks"
 	echo
-	echo "Left in core code with the series: $(awk '$1 == "core"' "$series_walks" | grep -c .)"
+	echo "Left in core code with the series: $(core_sites "$series_walks" | grep -c .)"
 	echo "  of them, converted by the patches held back from it (patches/held/):"
 	core_sites "$series_walks" | comm -23 - <(core_sites "$held_walks") | sed 's/^/    /'
 	echo "Left in core code with the series and the held patches: $(core_sites "$held_walks" | grep -c .)"

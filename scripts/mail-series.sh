@@ -127,7 +127,14 @@ recipients() {
 # adds_kunit_tests PATCH: whether PATCH changes a KUnit test file
 # (KUNIT_TEST_FILES).
 adds_kunit_tests() {
-	grep -Eq '^\+\+\+ b/.*(-test|_test|_kunit)\.c$' "$1"
+	local file pattern
+	while read -r file; do
+		for pattern in "${KUNIT_TEST_FILES[@]}"; do
+			# shellcheck disable=SC2053 # a glob, as git's pathspec reads it
+			[[ $file != $pattern ]] || return 0
+		done
+	done < <(sed -n 's|^+++ b/||p' "$1")
+	return 1
 }
 
 # sweeps_a_site PATCH: whether PATCH takes a prefetch out of C code

@@ -329,8 +329,8 @@ def write_tiers(results, examples):
                            text=True, check=False).stdout
     # Each record against the code it times (make check's: the scripts
     # and tests; make uml-bench's: the UML kernels and their bench).
-    older = sorted({stamp(os.path.join(examples, n))[0] for n in kept
-                    if outdated(stamp(os.path.join(examples, n))[0], PRODUCERS[n][0])})
+    made_at = {n: stamp(os.path.join(examples, n))[0] for n in kept}
+    older = sorted({made_at[n] for n in kept if outdated(made_at[n], PRODUCERS[n][0])})
     head = git("rev-parse", "--short=7", "HEAD").stdout.strip()
     # A record older than the code it times says so in its own row.
     for commit in older:

@@ -29,7 +29,11 @@ import sys
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uml_bench import SWEPT  # noqa: E402  (the patch of each swept path)
+from uml_bench import SWEPT, decisions  # noqa: E402  (the patch of each swept path)
+# update-readme.py (make readme) is a stage script, one level up: its
+# stamp() reads a result's '# project COMMIT, DATE' line.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+upd = __import__("update-readme")
 
 FIRST = "The kernel's own code on the real CPU:"
 # checkpatch's width for a message, the cover letter's too.
@@ -163,12 +167,12 @@ def cpu_label(txt):
 def decided_line(txt, path):
     """The result's decision of the patch that sweeps PATH, as the
     message words it."""
-    m = re.search(rf"^patch '{re.escape(SWEPT[path])}': (.*)$", txt, re.M)
-    if not m:
+    words = decisions(txt).get(SWEPT[path])
+    if words is None:
         raise SystemExit(f"series_figures: the result decides nothing of patch {SWEPT[path]}")
     # A wrapped line must not start with '+' or '-' (a diff's marks).
     return ("What the lab decides of this patch: "
-            + m.group(1).replace("rounds for +-1 %", "rounds to narrow it to 1 %")
+            + words.replace("rounds for +-1 %", "rounds to narrow it to 1 %")
             .replace("boots for +-1 %", "boots to narrow it to 1 %"))
 
 
@@ -337,24 +341,26 @@ def quoted_names(cover):
     return names
 
 
-def committed_stamp(text, name):
-    """(commit, date) of a result's stamp; refuses one made from
-    uncommitted changes ('+changes'), or with none: the series cites
-    what a commit of the lab made, nothing else."""
-    m = re.match(r"# project ([0-9a-f]+)(\+changes)?, (\S+?)[;\s]", text)
-    if not m:
+def committed_stamp(path):
+    """(commit, date) of the result at PATH (update-readme.py's stamp());
+    refuses one made from uncommitted changes ('+changes'), or with no
+    commit: the series cites what a commit of the lab made, nothing else."""
+    name = os.path.basename(path)
+    made = upd.stamp(path)
+    if not made or made[0] == "?":
         raise SystemExit(f"series_figures: {name} has no '# project COMMIT, DATE' stamp")
-    if m.group(2):
+    commit, dirty, date = made
+    if dirty:
         raise SystemExit(f"series_figures: {name} was made from uncommitted changes at "
-                         f"{m.group(1)}: remake it from a clean checkout")
-    return m.group(1), m.group(3)
+                         f"{commit}: remake it from a clean checkout")
+    return commit, date
 
 
 def quote(result_dir, name):
     """(body lines, source line) of a quoted result."""
-    lines = open(os.path.join(result_dir, name)).read().splitlines()
-    commit, date = committed_stamp(lines[0] + "\n", name)
-    body = lines[1:]
+    path = os.path.join(result_dir, name)
+    commit, date = committed_stamp(path)
+    body = open(path).read().splitlines()[1:]
     body = QUOTES.get(name, bisect_part)(body)
     return ([("  " + x).rstrip() for x in body],
             f"  (results/examples/{name}, project {commit}, {date[:10]})")
@@ -409,17 +415,18 @@ def placement_problems(txt, patches):
     (its prefetch pays: dropped; undecided: not sent as measured) in
     PATCHES/held."""
     problems = []
-    for path, subject in SWEPT.items():
-        m = re.search(rf"^patch '{re.escape(subject)}': (.*)$", txt, re.M)
-        if not m:
+    decided = decisions(txt)
+    for subject in SWEPT.values():
+        words = decided.get(subject)
+        if words is None:
             problems.append(f"the result decides nothing of '{subject}'")
             continue
         held = os.path.basename(os.path.dirname(patch_of(patches, subject))) == "held"
-        stands = m.group(1).endswith("the removal stands")
+        stands = words.endswith("the removal stands")
         if stands and held:
             problems.append(f"'{subject}': its removal stands, yet it is held back (move it into the series)")
         elif not stands and not held:
-            problems.append(f"'{subject}': {m.group(1)}; yet it is in the series (move it to held/)")
+            problems.append(f"'{subject}': {words}; yet it is in the series (move it to held/)")
     return problems
 
 
@@ -433,7 +440,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     txt = open(sys.argv[1]).read()
-    committed_stamp(txt, os.path.basename(sys.argv[1]))
+    committed_stamp(sys.argv[1])
     made = {"0000": section(txt)}
     made.update({path: patch_block(txt, path) for path in SWEPT})
     if len(sys.argv) == 2:

@@ -17,6 +17,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uml_bench import decisions  # noqa: E402  (the UML run's decision of each patch)
+
 
 def read(examples, name):
     with open(os.path.join(examples, name), errors="replace") as f:
@@ -97,8 +100,8 @@ def claims(examples, current):
         text = read(examples, "uml-bench.txt")
         for line in re.findall(r"^(A/A controls(?: \(swept paths\))?: \d+ of \d+)", text, re.M):
             made(["uml-bench.txt"], f"make uml-bench: {line} read 1.000")
-        for line in re.findall(r"^(patch '[^']*': .*)$", text, re.M):
-            made(["uml-bench.txt"], f"make uml-bench: {line}")
+        for subject, words in decisions(text).items():
+            made(["uml-bench.txt"], f"make uml-bench: patch '{subject}': {words}")
     for name, command in (("check-cold.txt", "make check, cold (empty cache)"),
                           ("check-warm.txt", "make check, warm"),
                           ("uml-bench-cold.txt", "make uml-bench, cold (empty cache)")):

@@ -461,6 +461,16 @@ def iterator_table(boots, host):
     return failed
 
 
+# How decision() words a patch's line: "patch 'SUBJECT': WORDS". Read
+# back by decisions() for series_figures.py, verdict.py and status.py.
+DECISION = re.compile(r"^patch '([^']+)': (.*)$", re.M)
+
+
+def decisions(text):
+    """{subject: what the run decides of that patch} of a result's text."""
+    return dict(DECISION.findall(text))
+
+
 def decision(path, rows):
     """What the figures say of the patch that sweeps PATH: the prefetch
     faster anywhere keeps it (the patch is dropped); equivalent or slower

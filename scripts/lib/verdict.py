@@ -40,6 +40,9 @@ import textwrap
 # update-readme.py (make readme) is a stage script, one level up.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 upd = __import__("update-readme")
+# The UML result's readers, beside this file.
+from series_figures import cpu_label, run_of  # noqa: E402
+from uml_bench import SWEPT, decisions  # noqa: E402
 
 # Bodies of this much work per node or less are the common case: a
 # compare, a counter, a flag test (see docs/bench.md).
@@ -121,7 +124,7 @@ def header(csv_path):
             "time without prefetch, by set size).")
 
 
-def current_sizes(paths):
+def first_current(paths):
     """The first of PATHS that is a current result, or None."""
     for path in paths:
         if os.path.exists(path) and upd.staleness(os.path.basename(path),
@@ -248,7 +251,7 @@ def uml_cells(text):
     cells = {}
     for line in text.splitlines():
         m = UML_ROW.match(line)
-        if m and not line.startswith(("tiny_rcu", "tcp_backlog", "blk_batch", "lru_reclaim")):
+        if m and m.group(1) not in SWEPT:
             cells.setdefault(m.group(1), []).append((f"{m.group(2)} {m.group(3)}",
                                                      float(m.group(7)), m.group(10)))
     return cells
@@ -260,18 +263,10 @@ def uml_where(cells, verdict):
                      for label, ratio, v in cells.get(walk, []) if v == verdict)
 
 
-def uml_label(text):
-    m = re.search(r"^UML \(ARCH=um\) on (.+?\(family \d+, model \d+\)),(?: host kernel \S+,)?"
-                  r"( inside an? \S+ VM)?", text, re.M)
-    run = re.search(r"boots: (\S+)", text)
-    return ((m.group(1) + (m.group(2) or "") if m else "this CPU"),
-            os.path.basename(run.group(1).rstrip(";,/").split(",")[0]) if run else "?")
-
-
 def uml_paragraphs(text):
     """The in-kernel sentences, the disagreements, and the decisions."""
     cells = uml_cells(text)
-    cpu, run = uml_label(text)
+    cpu, run = cpu_label(text), run_of(text)
     made = re.match(r"# project ([0-9a-f]+)", text)
     run += f", project {made.group(1)}" if made else ""
     parts = [f"In the kernel (make uml-bench, run {run}: the kernel's own iterators under "
@@ -304,14 +299,13 @@ def uml_paragraphs(text):
 def decision_lines(text, series_count):
     """Send, drop and hold: the series as the UML run's decisions leave it."""
     drop, hold, stands = [], [], []
-    for m in re.finditer(r"^patch '([^']+)': (.*)$", text, re.M):
-        words = m.group(2)
+    for subject, words in decisions(text).items():
         if words.startswith("the prefetch pays at"):
-            drop.append(f"'{m.group(1)}' ({words.split(':')[0].replace('the prefetch ', 'its prefetch ')})")
+            drop.append(f"'{subject}' ({words.split(':')[0].replace('the prefetch ', 'its prefetch ')})")
         elif words.endswith("the removal stands"):
-            stands.append(f"'{m.group(1)}'")
+            stands.append(f"'{subject}'")
         else:
-            hold.append(f"'{m.group(1)}'")
+            hold.append(f"'{subject}'")
     return [f"Send: the series, {series_count} patches (patches/series)"
             + (f", with {', '.join(stands)} (removal measured harmless)" if stands else "") + ".",
             "Drop: " + ("; ".join(drop) if drop else "nothing") + ".",
@@ -342,7 +336,7 @@ def main():
     args = args[1:] if check_bench else args
     # Without --uml: the first current make uml-bench result, this
     # checkout's or the quoted one; --uml none: the host bench alone.
-    uml_path = current_sizes([os.path.join(upd.PROJECT, "results", "uml-bench.txt"),
+    uml_path = first_current([os.path.join(upd.PROJECT, "results", "uml-bench.txt"),
                               os.path.join(upd.PROJECT, "results", "examples", "uml-bench.txt")])
     if args[:1] == ["--uml"] and len(args) > 1:
         uml_path, args = (None if args[1] == "none" else args[1]), args[2:]
@@ -378,7 +372,7 @@ def main():
         if text:
             parts.append(text)
 
-    cited = current_sizes(sizes)
+    cited = first_current(sizes)
     cost = size_cost(cited) if cited else None
     if cost:
         config, delta, before, after, stamp, what = cost
