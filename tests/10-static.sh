@@ -919,7 +919,7 @@ RESULT
 		{ echo "status.py: want the failed bisect step said"; return 1; }
 	grep -Fxq -- '- make check, warm at abc1234: 90 passed, 0 failed in 5 min 59 s' <<<"$with" ||
 		{ echo "status.py: want the make check record with its commit"; return 1; }
-	grep -Fxq -- '- make uml-bench, cold (empty cache) at abc1234: decided in 66 min 40 s' <<<"$with" ||
+	grep -Fxq -- '- make uml-bench, cold (empty cache) at abc1234: A/A controls 12/12 pass in 66 min 40 s' <<<"$with" ||
 		{ echo "status.py: want the cold make uml-bench record with its time"; return 1; }
 	grep -Fxq -- "- make uml-bench: patch 'rcu: tiny': the prefetch pays at 4 MiB: keep it (drop the patch)" <<<"$with" ||
 		{ echo "status.py: want the UML run's decision of each sweep patch"; return 1; }

@@ -19,6 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uml_bench import decisions  # noqa: E402  (the UML run's decision of each patch)
+from tiers import aa_controls, summary  # noqa: E402  (a run record's tally, as the tiers table says it)
 
 
 def read(examples, name):
@@ -98,23 +99,20 @@ def claims(examples, current):
         made(["bench.txt"], control and f"host benchmark (make bench): A/A control {control.strip()}")
     if "uml-bench.txt" in current:
         text = read(examples, "uml-bench.txt")
-        for line in re.findall(r"^(A/A controls(?: \(swept paths\))?: \d+ of \d+)", text, re.M):
-            made(["uml-bench.txt"], f"make uml-bench: {line} read 1.000")
+        for label, tally in aa_controls(text):
+            made(["uml-bench.txt"], f"make uml-bench: {label}: {tally} read 1.000")
         for subject, words in decisions(text).items():
             made(["uml-bench.txt"], f"make uml-bench: patch '{subject}': {words}")
     for name, command in (("check-cold.txt", "make check, cold (empty cache)"),
                           ("check-warm.txt", "make check, warm"),
                           ("uml-bench-cold.txt", "make uml-bench, cold (empty cache)")):
         if name in current:
-            text = read(examples, name)
-            commit = first(r"^# project ([0-9a-f]+)", text)
-            tally = first(r"^(\d+ passed, \d+ failed.*)$", text) or (
-                "decided" if re.search(r"^# exit 0 after", text, re.M) and "A/A controls" in text
-                else None)
-            took = first(r"^# exit \d+ after (\d+)s", text)
-            if commit and tally:
-                made([name], f"{command} at {commit}: {tally}"
-                     + (f" in {int(took) // 60} min {int(took) % 60} s" if took else ""))
+            record = summary(os.path.join(examples, name))
+            took = record["seconds"]
+            if record["commit"] != "?" and record["exit"] is not None:
+                failed = f"exit {record['exit']}, " if record["exit"] else ""
+                made([name], f"{command} at {record['commit']}: {failed}{record['tally']}"
+                     + (f" in {took // 60} min {took % 60} s" if took is not None else ""))
     return out
 
 
