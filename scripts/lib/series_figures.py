@@ -20,7 +20,8 @@ section runs from its first line (FIRST) to 'Not measured:'; each patch
 that sweeps a path (SWEPT, in the series or held back) has a block
 from 'Measured natively:' to the blank line before 'The workload:'
 (or, where it has none yet, one is put before 'The workload:'). The test that the series cites the quoted
-result compares both with what this makes.
+result compares both with what this makes. A result stamped '+changes'
+or one update-readme.py --check calls stale is refused (current_stamp).
 """
 import glob
 import os
@@ -356,10 +357,22 @@ def committed_stamp(path):
     return commit, date
 
 
+def current_stamp(path):
+    """committed_stamp() of the result at PATH, refusing as well one that
+    update-readme.py --check calls stale (its producers or the series'
+    code changed since it was made): the figure would be withdrawn from
+    the README while the cover letter still sent it."""
+    made = committed_stamp(path)
+    why = upd.staleness(os.path.basename(path), os.path.dirname(path))
+    if why:
+        raise SystemExit(f"series_figures: {os.path.basename(path)} is stale: {why}")
+    return made
+
+
 def quote(result_dir, name):
     """(body lines, source line) of a quoted result."""
     path = os.path.join(result_dir, name)
-    commit, date = committed_stamp(path)
+    commit, date = current_stamp(path)
     body = open(path).read().splitlines()[1:]
     body = QUOTES.get(name, bisect_part)(body)
     return ([("  " + x).rstrip() for x in body],
@@ -440,7 +453,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     txt = open(sys.argv[1]).read()
-    committed_stamp(sys.argv[1])
+    current_stamp(sys.argv[1])
     made = {"0000": section(txt)}
     made.update({path: patch_block(txt, path) for path in SWEPT})
     if len(sys.argv) == 2:
