@@ -184,26 +184,28 @@ test_cover_letter_is_short_and_cites_committed_runs() {
 	cp -r "$PROJECT_DIR/patches/." "$scratch/patches/"
 	cp "$PROJECT_DIR"/results/examples/*.txt "$scratch/examples/"
 	sed -i '1s/^# project \([0-9a-f]*\),/# project \1+changes,/' "$scratch/examples/codegen-x86_64.txt"
-	if python3 "$PROJECT_DIR/scripts/lib/series_figures.py" "$scratch/examples/uml-bench.txt" \
-		--apply "$scratch/patches" 2>"$scratch/err"; then
-		echo "a codegen result made from uncommitted changes was quoted"
-		return 1
-	fi
-	grep -q 'codegen-x86_64.txt was made from uncommitted changes' "$scratch/err" ||
-		{ cat "$scratch/err"; return 1; }
+	quote_is_refused "$scratch" 'codegen-x86_64.txt was made from uncommitted changes' \
+		"a codegen result made from uncommitted changes" || return 1
 	# A committed result that the lab's code has moved past since: the
 	# README withdraws it, so the cover letter must not quote it either.
 	cp "$PROJECT_DIR/results/examples/codegen-x86_64.txt" "$scratch/examples/"
 	root=$(git -C "$PROJECT_DIR" rev-list --max-parents=0 HEAD | cut -c1-7)
 	sed -i "1s/^# project [0-9a-f]*,/# project $root,/" "$scratch/examples/kcsan.txt"
-	if python3 "$PROJECT_DIR/scripts/lib/series_figures.py" "$scratch/examples/uml-bench.txt" \
-		--apply "$scratch/patches" 2>"$scratch/err"; then
-		echo "a KCSAN result made at the project's first commit ($root) was quoted"
+	quote_is_refused "$scratch" "kcsan.txt is stale: made at $root" \
+		"a KCSAN result made at the project's first commit ($root)" || return 1
+	rm -rf "$scratch"
+}
+
+# quote_is_refused SCRATCH MESSAGE WHAT: series_figures.py, quoting the
+# results in SCRATCH/examples into the series in SCRATCH/patches, fails
+# with MESSAGE (WHAT names the doctored result).
+quote_is_refused() {
+	if python3 "$PROJECT_DIR/scripts/lib/series_figures.py" "$1/examples/uml-bench.txt" \
+		--apply "$1/patches" 2>"$1/err"; then
+		echo "$3 was quoted"
 		return 1
 	fi
-	grep -q "kcsan.txt is stale: made at $root" "$scratch/err" ||
-		{ cat "$scratch/err"; return 1; }
-	rm -rf "$scratch"
+	grep -qF -- "$2" "$1/err" || { cat "$1/err"; return 1; }
 }
 
 # Each sweep patch is where the quoted UML run's decision puts it: in
