@@ -42,7 +42,6 @@ test_kcsan_catches_a_plain_next_load() {
 	sed -n '2,12p' "$RESULTS_DIR/kcsan-planted-$1.txt"
 }
 
-
 # test_kcsan_planted_race_is_recognised: kcsan-planted.sh --judge takes
 # the first KCSAN report of a console log for the planted race in both
 # forms KCSAN prints it (both accesses; or "race at unknown origin" with
